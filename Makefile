@@ -1,0 +1,35 @@
+# Entry points.  Each is a script of scripts/; see README.md.
+.PHONY: run test test-debug check tree export deps selftest clean
+
+# Build the patched kernel and boot it: a shell in the guest when run from a
+# terminal, a report and a clean power-off when not.
+run: deps
+	@if [ -t 0 ] && [ -t 1 ]; then scripts/boot.sh test --shell; else scripts/boot.sh test; fi
+
+# Every test: the harness's own, then the test kernel's suites.
+test: deps selftest
+	scripts/boot.sh test
+
+# The same suites on the debug kernel (KASAN, lockdep, PROVE_RCU, ...).
+test-debug: deps
+	scripts/boot.sh debug
+
+# checkpatch --strict on every patch, and every patch building on its own.
+check: deps
+	scripts/check.sh
+
+# Unpack build/linux and apply patches/; export its commits to patches/.
+tree: deps
+	scripts/tree.sh
+export:
+	scripts/export.sh
+
+deps:
+	scripts/deps.sh
+
+# The report script against recorded console logs.
+selftest: tree
+	tests/report/run.sh
+
+clean:
+	rm -rf build/obj-* build/linux-step

@@ -1,0 +1,15 @@
+#!/bin/bash
+# The whole test run of one kernel variant: the patched tree, its kernel,
+# the initramfs, a boot, and the report that ends in "N passed, N failed".
+#   boot.sh VARIANT           boot, run every test, power off, report
+#   boot.sh VARIANT --shell   the same with a shell in the guest at the end
+set -eu
+. "$(dirname "$0")/common.sh"
+
+variant=${1:?usage: boot.sh VARIANT [--shell]}
+"$ROOT/scripts/tree.sh"
+"$ROOT/scripts/build.sh" "$variant"
+"$ROOT/scripts/initramfs.sh" "$variant"
+"$ROOT/scripts/qemu.sh" "$@"
+say "results of the $variant kernel"
+"$ROOT/scripts/report.py" "$(objdir "$variant")" "$ROOT/tests/suites"

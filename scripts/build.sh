@@ -1,0 +1,58 @@
+#!/bin/bash
+# Configure and build one kernel variant (see kernel_fragments in common.sh)
+# out of build/linux into build/obj-VARIANT: tinyconfig, then the fragments,
+# then olddefconfig.  Every option a fragment sets must survive into .config.
+set -eu
+. "$(dirname "$0")/common.sh"
+
+variant=${1:?usage: build.sh VARIANT}
+obj=$(objdir "$variant")
+fragments=()
+for f in $(kernel_fragments "$variant"); do
+	fragments+=("$ROOT/configs/$f.config")
+done
+mkdir -p "$obj"
+
+kmake() {
+	make -C "$LINUX" O="$obj" ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" "$@"
+}
+
+kmake -s tinyconfig >/dev/null
+"$LINUX/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" \
+	"${fragments[@]}" >"$obj/merge_config.log"
+kmake -s olddefconfig
+
+# merge_config.sh only warns when an option is dropped; here it is an error.
+dropped=0
+for f in "${fragments[@]}"; do
+	while read -r line; do
+		case "$line" in
+		CONFIG_*=*)
+			opt=${line%%=*}
+			grep -qxF "$line" "$obj/.config" && continue ;;
+		"# CONFIG_"*" is not set")
+			opt=${line#\# }
+			opt=${opt%% *}
+			grep -q "^$opt=" "$obj/.config" || continue ;;
+		*) continue ;;
+		esac
+		printf '%s: %s asks for "%s", .config has "%s"\n' "${0##*/}" \
+			"configs/${f##*/}" "$line" \
+			"$(grep -E "^(# )?$opt[= ]" "$obj/.config" || echo "nothing")" >&2
+		dropped=$((dropped + 1))
+	done <"$f"
+done
+# make check builds each step of the series, where options that later
+# patches add do not exist yet.
+[ "$dropped" -eq 0 ] || [ -n "${ALLOW_MISSING_OPTIONS:-}" ] || die "$dropped option(s) asked for by configs/ did not survive olddefconfig (missing dependencies?)"
+
+say "building the $variant kernel in ${obj#"$ROOT"/}"
+# One kernel build at a time on this machine: take a lock for the duration.
+exec 9>"$BUILD/.build.lock"
+flock 9
+if ! kmake -j"$(($(nproc) + 1))" bzImage >"$obj/build.log" 2>&1; then
+	grep -E 'error|Error' "$obj/build.log" | head -n 40 >&2 || true
+	tail -n 20 "$obj/build.log" >&2
+	die "the $variant kernel did not build (log: ${obj#"$ROOT"/}/build.log)"
+fi
+say "built $(cat "$obj/include/config/kernel.release") ($variant)"

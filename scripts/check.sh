@@ -1,0 +1,28 @@
+#!/bin/bash
+# Checks on the series itself, beyond what the booted tests prove:
+# checkpatch --strict on every patch, and every patch building on its own
+# (the test kernel's configuration, built at each step of the series in a
+# worktree of build/linux).
+set -eu
+. "$(dirname "$0")/common.sh"
+
+"$ROOT/scripts/tree.sh"
+bad=0
+while read -r p; do
+	if ! (cd "$LINUX" && scripts/checkpatch.pl --strict --quiet "$PATCHES/$p"); then
+		echo "checkpatch: $p" >&2
+		bad=1
+	fi
+done < <(series_patches)
+[ "$bad" -eq 0 ] || die "checkpatch --strict reports problems (above)"
+say "checkpatch --strict: clean on $(series_patches | wc -l) patches"
+
+step=$BUILD/linux-step
+[ -d "$step/.git" ] || [ -f "$step/.git" ] ||
+	git -C "$LINUX" worktree add -q --detach "$step" pristine
+for commit in $(git -C "$LINUX" rev-list --reverse pristine..applied); do
+	git -C "$step" checkout -q --detach "$commit"
+	say "building at: $(git -C "$step" log -1 --format=%s)"
+	KERNEL_TREE=$step ALLOW_MISSING_OPTIONS=1 "$ROOT/scripts/build.sh" step
+done
+say "every patch builds on its own"

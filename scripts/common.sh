@@ -1,0 +1,59 @@
+# shellcheck shell=bash
+# Facts shared by every host script; source it, never run it.
+
+# The Debian package the series is made against, and the version it was last
+# rebased on.  Change it here only, together with a rebase of patches/.
+LINUX_SOURCE_PACKAGE=linux-source-6.1
+LINUX_SOURCE_VERSION=6.1.192-3
+LINUX_SOURCE_TARBALL=/usr/src/linux-source-6.1.tar.xz
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=$ROOT/build
+# The kernel tree: build/linux, or another checkout of it (make check).
+LINUX=${KERNEL_TREE:-$BUILD/linux}
+PATCHES=$ROOT/patches
+
+# Every git operation on the kernel tree uses one fixed identity, so that
+# `git am` works on a machine with no git configuration.
+export GIT_AUTHOR_NAME="credrec build" GIT_AUTHOR_EMAIL="build@localhost"
+export GIT_COMMITTER_NAME="credrec build" GIT_COMMITTER_EMAIL="build@localhost"
+
+die() {
+	printf '%s: error: %s\n' "${0##*/}" "$*" >&2
+	exit 1
+}
+
+say() {
+	printf '==> %s\n' "$*"
+}
+
+# The patches listed in patches/series, one a line, comments dropped.
+series_patches() {
+	[ -f "$PATCHES/series" ] || return 0
+	sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$PATCHES/series"
+}
+
+# A digest of patches/ as the tree script applies it.
+series_digest() {
+	{
+		series_patches
+		series_patches | while read -r p; do cat "$PATCHES/$p"; done
+	} | sha256sum | cut -d' ' -f1
+}
+
+# The kernels the harness builds: tinyconfig plus these fragments of configs/.
+#   test   the kernel `make test` and `make run` boot
+#   debug  the same with the debugging options: the suite must run clean on it
+#   step   the test kernel's options, built at each patch by make check
+kernel_fragments() {
+	case "$1" in
+	test | step) echo base kunit afs ;;
+	debug) echo base kunit afs debug ;;
+	*) die "unknown kernel variant '$1' (test, debug, step)" ;;
+	esac
+}
+
+# Where a variant's objects, images and logs go.
+objdir() {
+	echo "$BUILD/obj-$1"
+}

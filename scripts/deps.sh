@@ -1,0 +1,56 @@
+#!/bin/bash
+# Install, with apt-get, the Debian packages the host scripts need; a no-op
+# when all are present.
+set -eu
+. "$(dirname "$0")/common.sh"
+
+packages=(
+	bc bison cpio flex gcc make libc6-dev libelf-dev libssl-dev python3 perl
+	xz-utils git ccache busybox-static qemu-system-x86
+)
+
+updated=
+apt_install() {
+	[ -n "$updated" ] || apt-get update -q
+	updated=yes
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+		--no-install-recommends --allow-downgrades "$@"
+}
+
+missing=()
+for p in "${packages[@]}"; do
+	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q 'ok installed' ||
+		missing+=("$p")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+	say "installing ${missing[*]}"
+	apt_install "${missing[@]}"
+fi
+
+# The kernel source is pinned to the version the series was rebased on.  When
+# the mirror no longer has it, use what it offers and say so loudly.
+installed=$(dpkg-query -W -f='${Version}' "$LINUX_SOURCE_PACKAGE" 2>/dev/null || true)
+if [ "$installed" != "$LINUX_SOURCE_VERSION" ]; then
+	[ -n "$updated" ] || apt-get update -q
+	updated=yes
+	if apt-cache madison "$LINUX_SOURCE_PACKAGE" |
+		awk '{print $3}' | grep -qxF "$LINUX_SOURCE_VERSION"; then
+		apt_install "$LINUX_SOURCE_PACKAGE=$LINUX_SOURCE_VERSION"
+	else
+		cat >&2 <<-MSG
+		***
+		*** $LINUX_SOURCE_PACKAGE $LINUX_SOURCE_VERSION, which patches/ is made
+		*** against, is no longer offered by apt: using the version it offers.
+		*** If the series then fails to apply, rebase it and update
+		*** LINUX_SOURCE_VERSION in scripts/common.sh.
+		***
+		MSG
+		apt_install "$LINUX_SOURCE_PACKAGE"
+	fi
+fi
+
+if [ -n "$updated" ]; then
+	candidate=$(apt-cache policy "$LINUX_SOURCE_PACKAGE" | awk '/Candidate:/ {print $2}')
+	[ "$candidate" = "$LINUX_SOURCE_VERSION" ] ||
+		say "note: apt offers $LINUX_SOURCE_PACKAGE $candidate; patches/ is made against $LINUX_SOURCE_VERSION"
+fi

@@ -1,0 +1,31 @@
+#!/bin/bash
+# Turn the commits made in build/linux after "pristine" into patches/ again:
+# one git format-patch file each, with file contents that do not depend on
+# commit ids or the git version, and patches/series listing them in order.
+#   export.sh            rewrite patches/ and mark the tree as applied
+#   export.sh --to DIR   write the series to DIR only (for round-trip checks)
+set -eu
+. "$(dirname "$0")/common.sh"
+
+out=$PATCHES
+[ "${1:-}" != --to ] || out=$2
+[ -d "$LINUX/.git" ] || die "no kernel tree at $LINUX: run make tree first"
+[ -z "$(git -C "$LINUX" status --porcelain --untracked-files=no)" ] ||
+	die "$LINUX has uncommitted changes: commit them first"
+# Debian's top-level .gitignore ignores every new file: list them all.
+untracked=$(git -C "$LINUX" ls-files --others -x '.checkpatch-camelcase.*')
+[ -z "$untracked" ] ||
+	die "files in $LINUX that no commit holds (add new files with git add -f):
+$untracked"
+
+mkdir -p "$out"
+rm -f "$out"/*.patch "$out/series"
+git -C "$LINUX" format-patch -q --zero-commit --no-signature \
+	-o "$out" pristine..HEAD
+(cd "$out" && ls -1 -- *.patch 2>/dev/null || true) >"$out/series"
+
+if [ "$out" = "$PATCHES" ]; then
+	git -C "$LINUX" tag -f applied >/dev/null
+	series_digest >"$LINUX/.git/series-digest"
+	say "exported $(series_patches | wc -l) patches to patches/"
+fi

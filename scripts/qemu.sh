@@ -1,0 +1,62 @@
+#!/bin/bash
+# Boot one kernel variant with its initramfs under QEMU.  The console goes to
+# build/obj-VARIANT/console.log (and to the terminal with --shell), the guest
+# tests' KTAP to ktap.log.  Every boot has a time limit: a hung guest is
+# killed and the run fails with the tail of its console.
+#   qemu.sh VARIANT           boot, run the tests, power off
+#   qemu.sh VARIANT --shell   the same, then a shell on this terminal
+set -eu
+. "$(dirname "$0")/common.sh"
+
+variant=${1:?usage: qemu.sh VARIANT [--shell]}
+shell=${2:-}
+obj=$(objdir "$variant")
+timeout=${BOOT_TIMEOUT:-600}
+
+# Base command line, shared by the KVM probe and the real boot.
+qemu_cmd() { # ACCEL EXTRA-KERNEL-ARGS
+	echo qemu-system-x86_64 -machine q35 -accel "$1" -cpu max -smp 2 -m 2G \
+		-nodefaults -no-reboot -display none \
+		-kernel "$obj/arch/x86/boot/bzImage" \
+		-initrd "$obj/initramfs.cpio.gz"
+}
+append() {
+	echo "console=ttyS0 panic=-1 $*"
+}
+
+# KVM only where a boot under it really reaches init; the verdict is kept.
+accel() {
+	local cache=$BUILD/accel
+	if [ ! -f "$cache" ]; then
+		echo tcg >"$cache"
+		if [ -r /dev/kvm ] && [ -w /dev/kvm ] &&
+			timeout -k 5 30 $(qemu_cmd kvm) -append "$(append guest.probe)" \
+				-serial stdio 2>/dev/null | grep -q 'guest: probe ok'; then
+			echo kvm >"$cache"
+		fi
+		say "QEMU accelerator: $(cat "$cache") (probed; delete $cache to probe again)" >&2
+	fi
+	cat "$cache"
+}
+
+accel=$(accel)
+rm -f "$obj/console.log" "$obj/ktap.log"
+if [ "$shell" = --shell ]; then
+	console=(-chardev "stdio,id=con,mux=on,logfile=$obj/console.log"
+		-serial chardev:con -mon chardev=con)
+	args=$(append guest.shell)
+else
+	console=(-serial "file:$obj/console.log")
+	args=$(append)
+fi
+
+say "booting the $variant kernel under QEMU ($accel, limit ${timeout}s)"
+rc=0
+# shellcheck disable=SC2046 # qemu_cmd prints words without spaces in them
+timeout -k 10 "$timeout" $(qemu_cmd "$accel") -append "$args" \
+	"${console[@]}" -serial "file:$obj/ktap.log" || rc=$?
+if [ "$rc" -ne 0 ]; then
+	tail -n 40 "$obj/console.log" >&2 || true
+	[ "$rc" -ne 124 ] && [ "$rc" -ne 137 ] || die "the guest did not finish in ${timeout}s (console tail above)"
+	die "QEMU failed with status $rc (console tail above)"
+fi

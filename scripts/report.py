@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""Read one test boot's logs and say how it went.
+
+report.py OBJDIR: OBJDIR/console.log holds the kernel's console (the KUnit
+suites' KTAP among it), OBJDIR/ktap.log the guest tests' KTAP.  Both are
+parsed with the kernel tree's kunit_parser, which prints each suite.  The run
+fails on a failed or crashed case, a suite of tests/suites that never
+reported, a splat in the console, or a guest that never finished its tests.
+The last line printed is "N passed, N failed" (", N skipped" when any).
+"""
+
+import os
+import re
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.environ.get('LINUX', os.path.join(ROOT, 'build', 'linux')),
+                                'tools', 'testing', 'kunit'))
+sys.dont_write_bytecode = True  # nothing written into the kernel tree
+import kunit_parser  # noqa: E402
+from kunit_parser import TestStatus  # noqa: E402
+
+# A report in the console that fails the run, whatever the tests said.
+SPLAT = re.compile(r'BUG:|WARNING:|Oops|KASAN:|UBSAN:|Kernel panic|'
+                   r'possible circular locking|possible recursive locking|'
+                   r'inconsistent lock state|lockdep|suspicious RCU usage|'
+                   r'rcu.*detected stalls|self-detected stall|'
+                   r'general protection fault|unable to handle')
+GUEST_DONE = 'guest: guest tests ran'
+
+
+def leaves(test):
+    """The test cases under a parsed test, each once."""
+    if not test.subtests:
+        yield test
+    for sub in test.subtests:
+        yield from leaves(sub)
+
+
+def expected_suites(path):
+    with open(path) as f:
+        return [line.split('#')[0].strip() for line in f
+                if line.split('#')[0].strip()]
+
+
+def main(objdir, suites_file):
+    with open(os.path.join(objdir, 'console.log'), errors='replace') as f:
+        console = f.read().splitlines()
+    try:
+        with open(os.path.join(objdir, 'ktap.log'), errors='replace') as f:
+            guest = f.read().splitlines()
+    except FileNotFoundError:
+        guest = []
+
+    problems = []
+    passed = failed = skipped = 0
+    reported = set()
+    for origin, lines in (('kernel', console), ('guest', guest)):
+        if not any('KTAP version' in line for line in lines):
+            problems.append(f'no KTAP from the {origin}')
+            continue
+        run = kunit_parser.parse_run_tests(lines)
+        for suite in run.subtests:
+            reported.add(f'{origin}:{suite.name}')
+            for case in leaves(suite):
+                if case.status == TestStatus.SUCCESS:
+                    passed += 1
+                elif case.status == TestStatus.SKIPPED:
+                    skipped += 1
+                else:
+                    failed += 1
+                    problems.append(f'{origin}:{suite.name}: {case.name or "(a case that never reported)"}: '
+                                    f'{case.status.name}')
+        if run.counts.errors:
+            problems.append(f'{run.counts.errors} KTAP parse error(s) in the {origin} output')
+
+    for suite in expected_suites(suites_file):
+        if suite not in reported:
+            failed += 1
+            problems.append(f'{suite}: never reported')
+
+    for i, line in enumerate(console):
+        if SPLAT.search(line):
+            problems.append('splat in the console:\n  ' + '\n  '.join(console[i:i + 12]))
+            break
+
+    if GUEST_DONE not in console:
+        problems.append('the guest never finished its tests; console tail:\n  ' +
+                        '\n  '.join(console[-30:]))
+
+    for p in problems:
+        print(f'FAIL: {p}')
+    summary = f'{passed} passed, {failed} failed'
+    if skipped:
+        summary += f', {skipped} skipped'
+    print(summary)
+    return 1 if problems or failed else 0
+
+
+if __name__ == '__main__':
+    if len(sys.argv) != 3:
+        sys.exit('usage: report.py OBJDIR SUITES-FILE')
+    sys.exit(main(sys.argv[1], sys.argv[2]))
