@@ -4,6 +4,7 @@
 #   boot.sh VARIANT           boot, run every test, power off, report
 #   boot.sh VARIANT --shell   the same with a shell in the guest at the end
 set -eu
+# shellcheck source=scripts/common.sh
 . "$(dirname "$0")/common.sh"
 
 variant=${1:?usage: boot.sh VARIANT [--shell]}

@@ -3,6 +3,7 @@
 # out of build/linux into build/obj-VARIANT: tinyconfig, then the fragments,
 # then olddefconfig.  Every option a fragment sets must survive into .config.
 set -eu
+# shellcheck source=scripts/common.sh
 . "$(dirname "$0")/common.sh"
 
 variant=${1:?usage: build.sh VARIANT}
@@ -20,7 +21,7 @@ kmake() {
 kmake -s tinyconfig >/dev/null
 "$LINUX/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" \
 	"${fragments[@]}" >"$obj/merge_config.log"
-kmake -s olddefconfig
+kmake -s olddefconfig >>"$obj/merge_config.log" 2>&1
 
 # merge_config.sh only warns when an option is dropped; here it is an error.
 dropped=0
@@ -38,13 +39,14 @@ for f in "${fragments[@]}"; do
 		esac
 		printf '%s: %s asks for "%s", .config has "%s"\n' "${0##*/}" \
 			"configs/${f##*/}" "$line" \
-			"$(grep -E "^(# )?$opt[= ]" "$obj/.config" || echo "nothing")" >&2
+			"$(grep -E "^(# )?${opt}[= ]" "$obj/.config" || echo "nothing")" >&2
 		dropped=$((dropped + 1))
 	done <"$f"
 done
 # make check builds each step of the series, where options that later
 # patches add do not exist yet.
-[ "$dropped" -eq 0 ] || [ -n "${ALLOW_MISSING_OPTIONS:-}" ] || die "$dropped option(s) asked for by configs/ did not survive olddefconfig (missing dependencies?)"
+[ "$dropped" -eq 0 ] || [ -n "${ALLOW_MISSING_OPTIONS:-}" ] ||
+	die "$dropped option(s) asked for by configs/ did not survive olddefconfig (missing dependencies?)"
 
 say "building the $variant kernel in ${obj#"$ROOT"/}"
 # One kernel build at a time on this machine: take a lock for the duration.

@@ -4,6 +4,7 @@
 # (the test kernel's configuration, built at each step of the series in a
 # worktree of build/linux).
 set -eu
+# shellcheck source=scripts/common.sh
 . "$(dirname "$0")/common.sh"
 
 "$ROOT/scripts/tree.sh"

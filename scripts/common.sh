@@ -1,5 +1,6 @@
 # shellcheck shell=bash
 # Facts shared by every host script; source it, never run it.
+# shellcheck disable=SC2034 # the variables are for the scripts that source it
 
 # The Debian package the series is made against, and the version it was last
 # rebased on.  Change it here only, together with a rebase of patches/.

@@ -2,11 +2,13 @@
 # Install, with apt-get, the Debian packages the host scripts need; a no-op
 # when all are present.
 set -eu
+# shellcheck source=scripts/common.sh
 . "$(dirname "$0")/common.sh"
 
 packages=(
 	bc bison cpio flex gcc make libc6-dev libelf-dev libssl-dev python3 perl
 	xz-utils git ccache busybox-static qemu-system-x86
+	python3-ply python3-git # checkpatch.pl's SPDX check (make check)
 )
 
 updated=

@@ -5,6 +5,7 @@
 #   export.sh            rewrite patches/ and mark the tree as applied
 #   export.sh --to DIR   write the series to DIR only (for round-trip checks)
 set -eu
+# shellcheck source=scripts/common.sh
 . "$(dirname "$0")/common.sh"
 
 out=$PATCHES
@@ -22,7 +23,7 @@ mkdir -p "$out"
 rm -f "$out"/*.patch "$out/series"
 git -C "$LINUX" format-patch -q --zero-commit --no-signature \
 	-o "$out" pristine..HEAD
-(cd "$out" && ls -1 -- *.patch 2>/dev/null || true) >"$out/series"
+find "$out" -maxdepth 1 -name '*.patch' -printf '%f\n' | LC_ALL=C sort >"$out/series"
 
 if [ "$out" = "$PATCHES" ]; then
 	git -C "$LINUX" tag -f applied >/dev/null

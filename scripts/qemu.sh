@@ -6,19 +6,22 @@
 #   qemu.sh VARIANT           boot, run the tests, power off
 #   qemu.sh VARIANT --shell   the same, then a shell on this terminal
 set -eu
+# shellcheck source=scripts/common.sh
 . "$(dirname "$0")/common.sh"
 
 variant=${1:?usage: qemu.sh VARIANT [--shell]}
 shell=${2:-}
 obj=$(objdir "$variant")
+# Test boots end by themselves within minutes; a shell is given an hour.
 timeout=${BOOT_TIMEOUT:-600}
 
-# Base command line, shared by the KVM probe and the real boot.
-qemu_cmd() { # ACCEL EXTRA-KERNEL-ARGS
-	echo qemu-system-x86_64 -machine q35 -accel "$1" -cpu max -smp 2 -m 2G \
-		-nodefaults -no-reboot -display none \
-		-kernel "$obj/arch/x86/boot/bzImage" \
-		-initrd "$obj/initramfs.cpio.gz"
+# The QEMU command line, shared by the KVM probe and the real boot, in the
+# array "qemu".
+set_qemu() { # ACCEL
+	qemu=(qemu-system-x86_64 -machine q35 -accel "$1" -cpu max -smp 2 -m 2G
+		-nodefaults -no-reboot -display none
+		-kernel "$obj/arch/x86/boot/bzImage"
+		-initrd "$obj/initramfs.cpio.gz")
 }
 append() {
 	echo "console=ttyS0 panic=-1 $*"
@@ -29,8 +32,9 @@ accel() {
 	local cache=$BUILD/accel
 	if [ ! -f "$cache" ]; then
 		echo tcg >"$cache"
+		set_qemu kvm
 		if [ -r /dev/kvm ] && [ -w /dev/kvm ] &&
-			timeout -k 5 30 $(qemu_cmd kvm) -append "$(append guest.probe)" \
+			timeout -k 5 30 "${qemu[@]}" -append "$(append guest.probe)" \
 				-serial stdio 2>/dev/null | grep -q 'guest: probe ok'; then
 			echo kvm >"$cache"
 		fi
@@ -40,23 +44,28 @@ accel() {
 }
 
 accel=$(accel)
+set_qemu "$accel"
 rm -f "$obj/console.log" "$obj/ktap.log"
 if [ "$shell" = --shell ]; then
 	console=(-chardev "stdio,id=con,mux=on,logfile=$obj/console.log"
 		-serial chardev:con -mon chardev=con)
 	args=$(append guest.shell)
+	# In the foreground, so that QEMU may read the terminal.
+	limit=(--foreground "${SHELL_TIMEOUT:-3600}")
 else
 	console=(-serial "file:$obj/console.log")
 	args=$(append)
+	limit=(-k 10 "$timeout")
 fi
 
-say "booting the $variant kernel under QEMU ($accel, limit ${timeout}s)"
+say "booting the $variant kernel under QEMU ($accel, limit ${limit[-1]}s)"
 rc=0
-# shellcheck disable=SC2046 # qemu_cmd prints words without spaces in them
-timeout -k 10 "$timeout" $(qemu_cmd "$accel") -append "$args" \
+timeout "${limit[@]}" "${qemu[@]}" -append "$args" \
 	"${console[@]}" -serial "file:$obj/ktap.log" || rc=$?
 if [ "$rc" -ne 0 ]; then
 	tail -n 40 "$obj/console.log" >&2 || true
-	[ "$rc" -ne 124 ] && [ "$rc" -ne 137 ] || die "the guest did not finish in ${timeout}s (console tail above)"
+	if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+		die "the guest did not finish in ${limit[-1]}s (console tail above)"
+	fi
 	die "QEMU failed with status $rc (console tail above)"
 fi

@@ -21,7 +21,7 @@ import kunit_parser  # noqa: E402
 from kunit_parser import TestStatus  # noqa: E402
 
 # A report in the console that fails the run, whatever the tests said.
-SPLAT = re.compile(r'BUG:|WARNING:|Oops|KASAN:|UBSAN:|Kernel panic|'
+SPLAT = re.compile(r'BUG:|WARNING:|INFO:|Oops|KASAN:|UBSAN:|Kernel panic|'
                    r'possible circular locking|possible recursive locking|'
                    r'inconsistent lock state|lockdep|suspicious RCU usage|'
                    r'rcu.*detected stalls|self-detected stall|'

@@ -5,6 +5,7 @@
 # patches/ nor the tree changed; work committed in the tree but not exported
 # is never thrown away.
 set -eu
+# shellcheck source=scripts/common.sh
 . "$(dirname "$0")/common.sh"
 
 unpack() {
