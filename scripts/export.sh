@@ -1,7 +1,8 @@
 #!/bin/bash
 # Turn the commits made in build/linux after "pristine" into patches/ again:
 # one git format-patch file each, with file contents that do not depend on
-# commit ids or the git version, and patches/series listing them in order.
+# the repository (zero commit ids, full blob ids), the git version or the
+# commit dates, and patches/series listing them in order.
 #   export.sh            rewrite patches/ and mark the tree as applied
 #   export.sh --to DIR   write the series to DIR only (for round-trip checks)
 set -eu
@@ -21,7 +22,7 @@ $untracked"
 
 mkdir -p "$out"
 rm -f "$out"/*.patch "$out/series"
-git -C "$LINUX" format-patch -q --zero-commit --no-signature \
+git -C "$LINUX" format-patch -q --zero-commit --no-signature --full-index \
 	-o "$out" pristine..HEAD
 find "$out" -maxdepth 1 -name '*.patch' -printf '%f\n' | LC_ALL=C sort >"$out/series"
 
