@@ -18,9 +18,9 @@ kmake() {
 	make -C "$LINUX" O="$obj" ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" "$@"
 }
 
-kmake -s tinyconfig >/dev/null
+kmake -s tinyconfig >"$obj/merge_config.log" 2>&1
 "$LINUX/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" \
-	"${fragments[@]}" >"$obj/merge_config.log"
+	"${fragments[@]}" >>"$obj/merge_config.log"
 kmake -s olddefconfig >>"$obj/merge_config.log" 2>&1
 
 # merge_config.sh only warns when an option is dropped; here it is an error.
