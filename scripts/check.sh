@@ -8,9 +8,11 @@ set -eu
 . "$(dirname "$0")/common.sh"
 
 "$ROOT/scripts/tree.sh"
+# checkpatch's SPDX check runs python3 with ply: Debian's, not another
+# python3 that may come first on PATH.
 bad=0
 while read -r p; do
-	if ! (cd "$LINUX" && scripts/checkpatch.pl --strict --quiet "$PATCHES/$p"); then
+	if ! (cd "$LINUX" && PATH=/usr/bin:$PATH scripts/checkpatch.pl --strict --quiet "$PATCHES/$p"); then
 		echo "checkpatch: $p" >&2
 		bad=1
 	fi
