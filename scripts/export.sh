@@ -1,8 +1,8 @@
 #!/bin/bash
 # Turn the commits made in build/linux after "pristine" into patches/ again:
 # one git format-patch file each, with file contents that do not depend on
-# the repository (zero commit ids, full blob ids), the git version or the
-# commit dates, and patches/series listing them in order.
+# the repository (zero commit ids, full blob ids), the git version or when
+# the commits were applied, and patches/series listing them in order.
 #   export.sh            rewrite patches/ and mark the tree as applied
 #   export.sh --to DIR   write the series to DIR only (for round-trip checks)
 set -eu
