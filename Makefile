@@ -4,7 +4,8 @@
 # Build the patched kernel and boot it: a shell in the guest when run from a
 # terminal, a report and a clean power-off when not.
 run: deps
-	@if [ -t 0 ] && [ -t 1 ]; then scripts/boot.sh test --shell; else scripts/boot.sh test; fi
+	@export GUEST_CMDLINE=guest.demo; \
+	if [ -t 0 ] && [ -t 1 ]; then scripts/boot.sh test --shell; else scripts/boot.sh test; fi
 
 # Every test: the harness's own, then the test kernel's suites.
 test: deps selftest

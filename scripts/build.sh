@@ -52,7 +52,9 @@ say "building the $variant kernel in ${obj#"$ROOT"/}"
 # One kernel build at a time on this machine: take a lock for the duration.
 exec 9>"$BUILD/.build.lock"
 flock 9
-if ! kmake -j"$(($(nproc) + 1))" bzImage >"$obj/build.log" 2>&1; then
+targets=(bzImage)
+grep -q '^CONFIG_MODULES=y' "$obj/.config" && targets+=(modules)
+if ! kmake -j"$(($(nproc) + 1))" "${targets[@]}" >"$obj/build.log" 2>&1; then
 	grep -E 'error|Error' "$obj/build.log" | head -n 40 >&2 || true
 	tail -n 20 "$obj/build.log" >&2
 	die "the $variant kernel did not build (log: ${obj#"$ROOT"/}/build.log)"

@@ -14,6 +14,11 @@ BUILD=$ROOT/build
 LINUX=${KERNEL_TREE:-$BUILD/linux}
 PATCHES=$ROOT/patches
 
+# Debian packages whose programs run in the guest (the NFS server and client
+# tools, rpcbind, cachefilesd), downloaded into GUEST_DEBS, never installed.
+GUEST_PACKAGES=(nfs-kernel-server nfs-common rpcbind cachefilesd)
+GUEST_DEBS=$BUILD/debs
+
 # Every git operation on the kernel tree uses one fixed identity, so that
 # `git am` works on a machine with no git configuration.
 export GIT_AUTHOR_NAME="credrec build" GIT_AUTHOR_EMAIL="build@localhost"
@@ -48,8 +53,8 @@ series_digest() {
 #   step   the test kernel's options, built at each patch by make check
 kernel_fragments() {
 	case "$1" in
-	test | step) echo base kunit afs ;;
-	debug) echo base kunit afs debug ;;
+	test | step) echo base kunit afs selinux nfs ;;
+	debug) echo base kunit afs selinux nfs debug ;;
 	*) die "unknown kernel variant '$1' (test, debug, step)" ;;
 	esac
 }

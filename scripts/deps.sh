@@ -9,6 +9,10 @@ packages=(
 	bc bison cpio flex gcc make libc6-dev libelf-dev libssl-dev python3 perl
 	xz-utils git ccache busybox-static qemu-system-x86
 	python3-ply python3-git # checkpatch.pl's SPDX check (make check)
+	# Copied into the guest: iproute2 and the libraries and files of
+	# GUEST_PACKAGES (below) that a Debian host may lack.
+	iproute2 e2fsprogs netbase libtirpc-common libtirpc3 libwrap0
+	libgssapi-krb5-2 libkrb5-3 libkeyutils1 libevent-core-2.1-7 libsqlite3-0
 )
 
 updated=
@@ -56,3 +60,15 @@ if [ -n "$updated" ]; then
 	[ "$candidate" = "$LINUX_SOURCE_VERSION" ] ||
 		say "note: apt offers $LINUX_SOURCE_PACKAGE $candidate; patches/ is made against $LINUX_SOURCE_VERSION"
 fi
+
+# The NFS server, client and cache daemons run in the guest only: their
+# packages are downloaded and unpacked (scripts/initramfs.sh), never
+# installed, so that nothing starts, or loads a module, on this machine.
+mkdir -p "$GUEST_DEBS"
+for p in "${GUEST_PACKAGES[@]}"; do
+	compgen -G "$GUEST_DEBS/${p}_*.deb" >/dev/null && continue
+	[ -n "$updated" ] || apt-get update -q
+	updated=yes
+	say "downloading $p for the guest"
+	(cd "$GUEST_DEBS" && apt-get download -q -o APT::Sandbox::User=root "$p")
+done

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Pack the guest's initramfs for one kernel variant: busybox-static, guest/
-# (init and tests), and what the tests compare against: the built kernel's
-# release and version, and the applied series.
+# (init and tests), the kernel's modules, and what the tests compare against:
+# the built kernel's release and version, and the applied series.
 set -eu
 # shellcheck source=scripts/common.sh
 . "$(dirname "$0")/common.sh"
@@ -17,8 +17,52 @@ chmod 1777 "$staging/tmp"
 
 cp /bin/busybox "$staging/bin/busybox"
 ln -s busybox "$staging/bin/sh"
-cp "$ROOT/guest/init" "$staging/init"
+cp "$ROOT/guest/init" "$ROOT/guest/demo" "$staging/"
 cp "$ROOT/guest/run-tests" "$ROOT"/guest/tests/*.t "$staging/tests/"
+# Tests written in C: static, so the guest needs no libc.
+for src in "$ROOT"/guest/tests/*.c; do
+	name=${src##*/}
+	gcc -static -O2 -Wall -Wextra -Werror -o "$staging/tests/${name%.c}.t" "$src"
+done
+
+# The kernel's modules (test suites that run once the guest is set up),
+# flat in /lib/modules: the tests load them by name with insmod.
+mkdir -p "$staging/lib/modules"
+if grep -q '^CONFIG_MODULES=y' "$obj/.config"; then
+	while read -r module; do
+		cp "$obj/$module" "$staging/lib/modules/"
+	done <"$obj/modules.order"
+fi
+
+# The NFS and cache daemons from their Debian packages (scripts/deps.sh
+# downloads them), iproute2 from this machine, each with the libraries it
+# loads, at the same paths.
+debroot=$BUILD/debs/root
+rm -rf "$debroot"
+mkdir -p "$debroot"
+for p in "${GUEST_PACKAGES[@]}"; do
+	deb=$(compgen -G "$GUEST_DEBS/${p}_*.deb" | tail -n 1)
+	dpkg-deb -x "$deb" "$debroot"
+	dpkg-deb -f "$deb" Package Version | paste -sd' ' >>"$staging/etc/guest-packages"
+done
+add_program() { # FROM TO: a program, and its libraries (ldd: "name => path",
+	# and the loader as a bare path)
+	install -D -m 0755 "$1" "$staging$2"
+	ldd "$1" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }' |
+		while read -r lib; do
+			[ -e "$staging$lib" ] || install -D -m 0755 "$lib" "$staging$lib"
+		done
+}
+for prog in /usr/sbin/rpc.nfsd /usr/sbin/rpc.mountd /usr/sbin/exportfs \
+	/sbin/mount.nfs /sbin/rpcbind /sbin/cachefilesd; do
+	add_program "$debroot$prog" "$prog"
+done
+add_program "$(command -v ip)" /sbin/ip
+cp "$debroot/etc/cachefilesd.conf" "$staging/etc/"
+# The name services rpc.nfsd, rpcbind and libtirpc look up, from files.
+cp /etc/services /etc/netconfig /etc/rpc "$staging/etc/"
+cp "$ROOT"/guest/etc/* "$staging/etc/"
+cp -r "$ROOT/guest/lib" "$staging/lib/guest"
 
 cat "$obj/include/config/kernel.release" >"$staging/etc/kernel-release"
 sed -n 's/^#define UTS_VERSION "\(.*\)"$/\1/p' \

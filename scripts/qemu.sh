@@ -23,8 +23,9 @@ set_qemu() { # ACCEL
 		-kernel "$obj/arch/x86/boot/bzImage"
 		-initrd "$obj/initramfs.cpio.gz")
 }
+# GUEST_CMDLINE adds to it (make run: guest.demo).
 append() {
-	echo "console=ttyS0 panic=-1 $*"
+	echo "console=ttyS0 panic=-1 ${GUEST_CMDLINE:-} $*"
 }
 
 # KVM only where a boot under it really reaches init; the verdict is kept.
@@ -43,8 +44,21 @@ accel() {
 	cat "$cache"
 }
 
+# The guest's disks, new each boot: /dev/vda the NFS export, /dev/vdb the
+# cache (guest/lib/nfs.sh).  Fully initialised, so that no background ext4
+# initialisation runs during the tests.
+disks=()
+for disk in export:1G cache:512M; do
+	img=$obj/${disk%%:*}.img
+	rm -f "$img"
+	truncate -s "${disk#*:}" "$img"
+	mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$img"
+	disks+=(-drive "file=$img,if=virtio,format=raw")
+done
+
 accel=$(accel)
 set_qemu "$accel"
+qemu+=("${disks[@]}")
 rm -f "$obj/console.log" "$obj/ktap.log"
 if [ "$shell" = --shell ]; then
 	console=(-chardev "stdio,id=con,mux=on,logfile=$obj/console.log"

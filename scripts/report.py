@@ -21,7 +21,8 @@ import kunit_parser  # noqa: E402
 from kunit_parser import TestStatus  # noqa: E402
 
 # A report in the console that fails the run, whatever the tests said.
-SPLAT = re.compile(r'BUG:|WARNING:|INFO:|Oops|KASAN:|UBSAN:|Kernel panic|'
+# Words, not parts of words: NFS's "SECINFO:" is no INFO: report.
+SPLAT = re.compile(r'\bBUG:|\bWARNING:|\bINFO:|Oops|KASAN:|UBSAN:|Kernel panic|'
                    r'possible circular locking|possible recursive locking|'
                    r'inconsistent lock state|lockdep|suspicious RCU usage|'
                    r'rcu.*detected stalls|self-detected stall|'

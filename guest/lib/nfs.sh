@@ -1,0 +1,151 @@
+# shellcheck shell=sh
+# shellcheck disable=SC2034 # the variables are for the tests that source it
+# The system the NFS tests run against, brought up once a boot by nfs_up:
+#   /dev/vda   the export disk (ext4), mounted at $EXPORT on the server
+#   /dev/vdb   the cache disk (ext4), mounted at $CACHE, cachefilesd's cache
+#              (Debian's /etc/cachefilesd.conf), its root owned by cachefs
+#   network namespaces "server" ($SERVER) and "client", joined by a veth;
+#   nfsd and its daemons (rpcbind, rpc.mountd) in the server's namespace
+#   $FSC and $PLAIN: the export mounted by the client with and without fsc
+# Everything stays in one mount namespace: the client's mounts and the
+# server's nfsd filesystem are reached from anywhere, and they belong to
+# the network namespace they were mounted from.
+
+EXPORT=/srv/export
+CACHE=/var/cache/fscache
+SERVER=10.99.0.1
+FSC=/mnt/fsc
+PLAIN=/mnt/plain
+CACHE_UID=900
+READER=reader
+LOG=/tmp/nfs.log
+# Debian's programs are in the usr directories.
+PATH=/sbin:/bin:/usr/sbin:/usr/bin
+# iproute2's ip: busybox's shell would run its own ip applet for "ip".
+IP=/sbin/ip
+# Short attribute caching, so that the client revalidates within a second.
+NFS_OPTS=vers=4.2,retry=0,nosharecache,actimeo=1
+
+in_server() { nsenter --net=/run/netns/server "$@"; }
+in_client() { nsenter --net=/run/netns/client "$@"; }
+
+# Print a KTAP result line, and remember a failure for the exit status.
+failed=0
+n=0
+ok() { # CONDITION-STATUS NAME
+	n=$((n + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $n $2"
+	else
+		echo "not ok $n $2"
+		failed=1
+	fi
+}
+diag() { echo "# $*"; }
+
+bail() {
+	echo "Bail out! $*"
+	sed 's/^/# /' "$LOG"
+	dmesg | tail -n 20 | sed 's/^/# dmesg: /'
+	exit 1
+}
+
+# Wait up to $1 seconds for the command that follows to succeed.
+wait_for() { # SECONDS COMMAND...
+	t=$1
+	shift
+	while ! "$@" 2>/dev/null; do
+		t=$((t - 1))
+		[ "$t" -ge 0 ] || return 1
+		sleep 1
+	done
+}
+
+nfs_network() {
+	mkdir -p /run/netns
+	$IP netns add server && $IP netns add client &&
+		$IP link add veth-server type veth peer name veth-client &&
+		$IP link set veth-server netns server &&
+		$IP link set veth-client netns client &&
+		$IP -n server addr add "$SERVER/24" dev veth-server &&
+		$IP -n client addr add 10.99.0.2/24 dev veth-client &&
+		$IP -n server link set lo up && $IP -n client link set lo up &&
+		$IP -n server link set veth-server up &&
+		$IP -n client link set veth-client up
+}
+
+nfs_server() {
+	mkdir -p "$EXPORT" /var/lib/nfs /run/rpcbind &&
+		ln -sfn /run /var/run &&
+		chown _rpc /run/rpcbind &&
+		mount -t ext4 /dev/vda "$EXPORT" &&
+		echo "$EXPORT 10.99.0.2(rw,no_root_squash,no_subtree_check,fsid=1)" >/etc/exports &&
+		in_server rpcbind &&
+		wait_for 5 pidof rpcbind &&
+		in_server mount -t nfsd nfsd /proc/fs/nfsd &&
+		echo 10 >/proc/fs/nfsd/nfsv4gracetime &&
+		echo 10 >/proc/fs/nfsd/nfsv4leasetime &&
+		in_server exportfs -ra &&
+		in_server rpc.mountd &&
+		in_server rpc.nfsd 8
+}
+
+# cachefilesd on the cache disk, its root directory owned by cachefs: the
+# kernel creates the cache's files as that owner (set_create_files_as()).
+cache_start() {
+	mkdir -p "$CACHE" &&
+		{ grep -q " $CACHE " /proc/mounts || mount -t ext4 /dev/vdb "$CACHE"; } &&
+		chown "$CACHE_UID:$CACHE_UID" "$CACHE" && chmod 0700 "$CACHE" &&
+		cachefilesd -s -f /etc/cachefilesd.conf &&
+		wait_for 10 cache_active
+}
+
+# A cache is bound and active ("A" in the state column).
+cache_active() {
+	awk 'NR > 2 && $6 == "A" { found = 1 } END { exit !found }' /proc/fs/fscache/caches
+}
+
+nfs_mount() { # DIR EXTRA-OPTIONS
+	mkdir -p "$1" && timeout 60 nsenter --net=/run/netns/client mount.nfs "$SERVER:$EXPORT" "$1" -o "$NFS_OPTS$2"
+}
+
+nfs_up() {
+	[ -e /tmp/nfs-up ] && return 0
+	ln -sf /proc/mounts /etc/mtab
+	nfs_network >>"$LOG" 2>&1 || bail "network namespaces"
+	nfs_server >>"$LOG" 2>&1 || bail "nfsd"
+	cache_start >>"$LOG" 2>&1 || bail "cachefilesd"
+	nfs_mount "$FSC" ,fsc >>"$LOG" 2>&1 || bail "mount with fsc"
+	nfs_mount "$PLAIN" "" >>"$LOG" 2>&1 || bail "mount without fsc"
+	touch /tmp/nfs-up
+}
+
+# A field of the fsc: or events: line of a mount's /proc/self/mountstats.
+# fsc: counters are only in mountstats of kernels with NFS_FSCACHE.
+mountstat() { # MOUNTPOINT LINE-KEY FIELD
+	awk -v mp="$1" -v key="$2" -v f="$3" '
+		$1 == "device" { this = ($5 == mp) }
+		this && $1 == key { print $(f + 1); exit }' /proc/self/mountstats
+}
+
+# The count of READ and READ_PLUS operations sent for a mount.
+nfs_reads() { # MOUNTPOINT
+	awk -v mp="$1" '
+		$1 == "device" { this = ($5 == mp) }
+		this && ($1 == "READ:" || $1 == "READ_PLUS:") { n += $2 }
+		END { print n + 0 }' /proc/self/mountstats
+}
+
+# A counter of /proc/fs/fscache/stats: "Retrvls" n=... etc.
+fscache_stat() { # LINE-PREFIX KEY
+	awk -v p="$1" -v k="$2=" '
+		$1 == p { for (i = 2; i <= NF; i++) if (index($i, k) == 1) { print substr($i, length(k) + 1); exit } }' \
+		/proc/fs/fscache/stats
+}
+
+drop_caches() {
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+}
+
+sum() { sha256sum <"$1" | cut -d' ' -f1; }

@@ -1,0 +1,78 @@
+#!/bin/sh
+# Reading through the fsc mount: the bytes are the server's whatever the
+# file's size or holes; a second read after drop_caches comes from the cache,
+# not the server; /proc/fs/nfsfs/volumes shows which volume is cached.
+# shellcheck source=guest/lib/nfs.sh
+. /lib/guest/nfs.sh
+echo "KTAP version 1"
+echo "1..11"
+nfs_up
+
+# The files, written on the server's disk.
+mib=1048576
+{
+	: >"$EXPORT/size-0"
+	for size in 1 4095 4096 $((mib + 1)); do
+		head -c "$size" /dev/urandom >"$EXPORT/size-$size"
+	done
+	head -c $((64 * mib)) /dev/urandom >"$EXPORT/size-64M"
+	# 8 MiB with data at 1 MiB and at 5 MiB + 100, holes elsewhere.
+	truncate -s $((8 * mib)) "$EXPORT/sparse"
+	head -c 4096 /dev/urandom | dd of="$EXPORT/sparse" bs=4096 seek=256 conv=notrunc
+	head -c 5000 /dev/urandom | dd of="$EXPORT/sparse" bs=1 seek=$((5 * mib + 100)) conv=notrunc
+	chmod 0644 "$EXPORT"/*
+	sync
+} 2>>"$LOG"
+
+as_reader() { su "$READER" -s /bin/sh -c "$*"; }
+
+for f in size-0 size-1 size-4095 size-4096 size-$((mib + 1)) size-64M sparse; do
+	want=$(sum "$EXPORT/$f")
+	got=$(as_reader sha256sum "$FSC/$f" | cut -d' ' -f1)
+	[ "$got" = "$want" ]
+	ok $? "read_through_$f"
+	[ "$got" = "$want" ] || diag "$f: read $got, server has $want"
+done
+
+# A cold read goes to the server; after drop_caches, the same read is served
+# from the cache.  On a file not read before, so that both halves are
+# measured here.
+head -c $((mib + 1)) /dev/urandom >"$EXPORT/twice"
+chmod 0644 "$EXPORT/twice"
+sync
+f=$FSC/twice
+pages=$((mib / 4096 + 1))
+drop_caches
+reads0=$(nfs_reads "$FSC")
+cache_read0=$(mountstat "$FSC" fsc: 1)
+as_reader cat "$f" >/dev/null
+reads1=$(nfs_reads "$FSC")
+cache_read1=$(mountstat "$FSC" fsc: 1)
+io_rd1=$(fscache_stat IO rd)
+drop_caches
+as_reader cat "$f" >/dev/null
+reads2=$(nfs_reads "$FSC")
+cache_read2=$(mountstat "$FSC" fsc: 1)
+io_rd2=$(fscache_stat IO rd)
+diag "READ+READ_PLUS ops: $reads0 -> $reads1 (cold) -> $reads2 (warm)"
+diag "fsc: pages read from the cache: $cache_read0 -> $cache_read1 -> $cache_read2"
+diag "fscache IO rd: $io_rd1 -> $io_rd2"
+[ "$reads1" -gt "$reads0" ] && [ "$reads2" -eq "$reads1" ] &&
+	[ "$((cache_read2 - cache_read1))" -ge "$pages" ] &&
+	[ "$((io_rd2 - io_rd1))" -gt 0 ]
+ok $? served_from_cache
+
+# FSC column of /proc/fs/nfsfs/volumes, read in the client's namespace: the
+# volume of each mount found by its device number.
+fsc_column() { # MOUNTPOINT
+	dev=$(awk -v mp="$1" '$5 == mp { print $3 }' /proc/self/mountinfo)
+	in_client cat /proc/fs/nfsfs/volumes | awk -v dev="$dev" '$4 == dev { print $6 }'
+}
+in_client cat /proc/fs/nfsfs/volumes | sed 's/^/# /'
+[ "$(fsc_column "$FSC")" = yes ]
+ok $? volumes_fsc_yes
+[ "$(fsc_column "$PLAIN")" = no ]
+ok $? volumes_plain_no
+[ "$(mountstat "$PLAIN" fsc: 1)" = "" ]
+ok $? plain_mount_has_no_fsc_counters
+exit "$failed"
