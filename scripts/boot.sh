@@ -12,5 +12,7 @@ variant=${1:?usage: boot.sh VARIANT [--shell]}
 "$ROOT/scripts/build.sh" "$variant"
 "$ROOT/scripts/initramfs.sh" "$variant"
 "$ROOT/scripts/qemu.sh" "$@"
+# What must survive a reboot (the cache) is checked by booting again.
+[ "${2:-}" = --shell ] || "$ROOT/scripts/qemu.sh" "$variant" --after-reboot
 say "results of the $variant kernel"
 "$ROOT/scripts/report.py" "$(objdir "$variant")" "$ROOT/tests/suites"

@@ -19,6 +19,8 @@ cp /bin/busybox "$staging/bin/busybox"
 ln -s busybox "$staging/bin/sh"
 cp "$ROOT/guest/init" "$ROOT/guest/demo" "$staging/"
 cp "$ROOT/guest/run-tests" "$ROOT"/guest/tests/*.t "$staging/tests/"
+mkdir "$staging/tests/after-reboot"
+cp "$ROOT"/guest/tests/after-reboot/*.t "$staging/tests/after-reboot/"
 # Tests written in C: static, so the guest needs no libc.
 for src in "$ROOT"/guest/tests/*.c; do
 	name=${src##*/}
@@ -60,7 +62,7 @@ done
 add_program "$(command -v ip)" /sbin/ip
 cp "$debroot/etc/cachefilesd.conf" "$staging/etc/"
 # The name services rpc.nfsd, rpcbind and libtirpc look up, from files.
-cp /etc/services /etc/netconfig /etc/rpc "$staging/etc/"
+cp /etc/services /etc/protocols /etc/netconfig /etc/rpc "$staging/etc/"
 cp "$ROOT"/guest/etc/* "$staging/etc/"
 cp -r "$ROOT/guest/lib" "$staging/lib/guest"
 

@@ -3,15 +3,27 @@
 # build/obj-VARIANT/console.log (and to the terminal with --shell), the guest
 # tests' KTAP to ktap.log.  Every boot has a time limit: a hung guest is
 # killed and the run fails with the tail of its console.
-#   qemu.sh VARIANT           boot, run the tests, power off
-#   qemu.sh VARIANT --shell   the same, then a shell on this terminal
+#   qemu.sh VARIANT                 boot, run the tests, power off
+#   qemu.sh VARIANT --shell         the same, then a shell on this terminal
+#   qemu.sh VARIANT --after-reboot  boot again with the disks of the last
+#                                   boot, run the tests of guest/tests/
+#                                   after-reboot; logs console-after-reboot.log
+#                                   and ktap-after-reboot.log
 set -eu
 # shellcheck source=scripts/common.sh
 . "$(dirname "$0")/common.sh"
 
-variant=${1:?usage: qemu.sh VARIANT [--shell]}
-shell=${2:-}
+variant=${1:?usage: qemu.sh VARIANT [--shell | --after-reboot]}
+mode=${2:-}
+case "$mode" in
+"" | --shell | --after-reboot) ;;
+*) die "unknown option '$mode'" ;;
+esac
 obj=$(objdir "$variant")
+logs=
+[ "$mode" != --after-reboot ] || logs=-after-reboot
+console_log=$obj/console$logs.log
+ktap_log=$obj/ktap$logs.log
 # Test boots end by themselves within minutes; a shell is given an hour.
 timeout=${BOOT_TIMEOUT:-600}
 
@@ -45,39 +57,43 @@ accel() {
 }
 
 # The guest's disks, new each boot: /dev/vda the NFS export, /dev/vdb the
-# cache (guest/lib/nfs.sh).  Fully initialised, so that no background ext4
+# cache, /dev/vdc a cache too small for the data (guest/lib/nfs.sh,
+# guest/tests/nfs-full.t).  Fully initialised, so that no background ext4
 # initialisation runs during the tests.
 disks=()
-for disk in export:1G cache:512M; do
+for disk in export:1G cache:512M small:48M; do
 	img=$obj/${disk%%:*}.img
-	rm -f "$img"
-	truncate -s "${disk#*:}" "$img"
-	mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$img"
+	if [ "$mode" != --after-reboot ]; then
+		rm -f "$img"
+		truncate -s "${disk#*:}" "$img"
+		mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$img"
+	fi
 	disks+=(-drive "file=$img,if=virtio,format=raw")
 done
 
 accel=$(accel)
 set_qemu "$accel"
 qemu+=("${disks[@]}")
-rm -f "$obj/console.log" "$obj/ktap.log"
-if [ "$shell" = --shell ]; then
-	console=(-chardev "stdio,id=con,mux=on,logfile=$obj/console.log"
+rm -f "$console_log" "$ktap_log"
+if [ "$mode" = --shell ]; then
+	console=(-chardev "stdio,id=con,mux=on,logfile=$console_log"
 		-serial chardev:con -mon chardev=con)
 	args=$(append guest.shell)
 	# In the foreground, so that QEMU may read the terminal.
 	limit=(--foreground "${SHELL_TIMEOUT:-3600}")
 else
-	console=(-serial "file:$obj/console.log")
+	console=(-serial "file:$console_log")
 	args=$(append)
+	[ "$mode" != --after-reboot ] || args=$(append guest.after-reboot)
 	limit=(-k 10 "$timeout")
 fi
 
 say "booting the $variant kernel under QEMU ($accel, limit ${limit[-1]}s)"
 rc=0
 timeout "${limit[@]}" "${qemu[@]}" -append "$args" \
-	"${console[@]}" -serial "file:$obj/ktap.log" || rc=$?
+	"${console[@]}" -serial "file:$ktap_log" || rc=$?
 if [ "$rc" -ne 0 ]; then
-	tail -n 40 "$obj/console.log" >&2 || true
+	tail -n 40 "$console_log" >&2 || true
 	if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
 		die "the guest did not finish in ${limit[-1]}s (console tail above)"
 	fi

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Read one test boot's logs and say how it went.
+"""Read one test run's logs and say how it went.
 
 report.py OBJDIR: OBJDIR/console.log holds the kernel's console (the KUnit
-suites' KTAP among it), OBJDIR/ktap.log the guest tests' KTAP.  Both are
+suites' KTAP among it), OBJDIR/ktap.log the guest tests' KTAP; the
+*-after-reboot.log files, when there, the same of the second boot.  Both are
 parsed with the kernel tree's kunit_parser, which prints each suite.  The run
 fails on a failed or crashed case, a suite of tests/suites that never
 reported, a splat in the console, or a guest that never finished its tests.
@@ -38,6 +39,15 @@ def leaves(test):
         yield from leaves(sub)
 
 
+def read_lines(objdir, name):
+    """The lines of a log, none if it is missing."""
+    try:
+        with open(os.path.join(objdir, name), errors='replace') as f:
+            return f.read().splitlines()
+    except FileNotFoundError:
+        return []
+
+
 def expected_suites(path):
     with open(path) as f:
         return [line.split('#')[0].strip() for line in f
@@ -45,18 +55,20 @@ def expected_suites(path):
 
 
 def main(objdir, suites_file):
-    with open(os.path.join(objdir, 'console.log'), errors='replace') as f:
-        console = f.read().splitlines()
-    try:
-        with open(os.path.join(objdir, 'ktap.log'), errors='replace') as f:
-            guest = f.read().splitlines()
-    except FileNotFoundError:
-        guest = []
+    console = read_lines(objdir, 'console.log')
+    guest = read_lines(objdir, 'ktap.log')
+    # The second boot, when there was one: its guest tests count, its
+    # console is checked like the first's (its KUnit suites ran already).
+    consoles = [('', console)]
+    logs = [('kernel', console), ('guest', guest)]
+    if os.path.exists(os.path.join(objdir, 'console-after-reboot.log')):
+        consoles.append((' after the reboot', read_lines(objdir, 'console-after-reboot.log')))
+        logs.append(('guest', read_lines(objdir, 'ktap-after-reboot.log')))
 
     problems = []
     passed = failed = skipped = 0
     reported = set()
-    for origin, lines in (('kernel', console), ('guest', guest)):
+    for origin, lines in logs:
         if not any('KTAP version' in line for line in lines):
             problems.append(f'no KTAP from the {origin}')
             continue
@@ -80,14 +92,14 @@ def main(objdir, suites_file):
             failed += 1
             problems.append(f'{suite}: never reported')
 
-    for i, line in enumerate(console):
-        if SPLAT.search(line):
-            problems.append('splat in the console:\n  ' + '\n  '.join(console[i:i + 12]))
-            break
-
-    if GUEST_DONE not in console:
-        problems.append('the guest never finished its tests; console tail:\n  ' +
-                        '\n  '.join(console[-30:]))
+    for boot, lines in consoles:
+        for i, line in enumerate(lines):
+            if SPLAT.search(line):
+                problems.append(f'splat in the console{boot}:\n  ' + '\n  '.join(lines[i:i + 12]))
+                break
+        if GUEST_DONE not in lines:
+            problems.append(f'the guest never finished its tests{boot}; console tail:\n  ' +
+                            '\n  '.join(lines[-30:]))
 
     for p in problems:
         print(f'FAIL: {p}')

@@ -4,6 +4,7 @@
 #   /dev/vda   the export disk (ext4), mounted at $EXPORT on the server
 #   /dev/vdb   the cache disk (ext4), mounted at $CACHE, cachefilesd's cache
 #              (Debian's /etc/cachefilesd.conf), its root owned by cachefs
+#   /dev/vdc   a small cache disk (nfs-full.t)
 #   network namespaces "server" ($SERVER) and "client", joined by a veth;
 #   nfsd and its daemons (rpcbind, rpc.mountd) in the server's namespace
 #   $FSC and $PLAIN: the export mounted by the client with and without fsc
@@ -48,6 +49,16 @@ bail() {
 	sed 's/^/# /' "$LOG"
 	dmesg | tail -n 20 | sed 's/^/# dmesg: /'
 	exit 1
+}
+
+# How an NFS read of a file went: the change in the mount's READ (and
+# READ_PLUS) operations, in its fsc: count of pages read from the cache, and
+# the bytes' checksum, as "ops pages checksum".
+read_counts() { # MOUNTPOINT FILE [USER]
+	r0=$(nfs_reads "$1")
+	p0=$(mountstat "$1" fsc: 1)
+	c=$(su "${3:-$READER}" -s /bin/sh -c "cat $1/$2" | sha256sum | cut -d' ' -f1)
+	echo "$(($(nfs_reads "$1") - r0)) $(($(mountstat "$1" fsc: 1) - p0)) $c"
 }
 
 # Wait up to $1 seconds for the command that follows to succeed.
@@ -109,6 +120,17 @@ nfs_mount() { # DIR EXTRA-OPTIONS
 	mkdir -p "$1" && timeout 60 nsenter --net=/run/netns/client mount.nfs "$SERVER:$EXPORT" "$1" -o "$NFS_OPTS$2"
 }
 
+# Before power-off: unmount the client, so that the cache's files are
+# committed, and stop cachefilesd; then flush the disks.
+nfs_down() {
+	[ -e /tmp/nfs-up ] || return 0
+	umount "$FSC" "$PLAIN"
+	killall cachefilesd
+	wait_for 10 not_running cachefilesd
+	sync
+}
+not_running() { ! pidof "$1" >/dev/null; }
+
 nfs_up() {
 	[ -e /tmp/nfs-up ] && return 0
 	ln -sf /proc/mounts /etc/mtab
@@ -136,9 +158,11 @@ nfs_reads() { # MOUNTPOINT
 		END { print n + 0 }' /proc/self/mountstats
 }
 
-# A counter of /proc/fs/fscache/stats: "Retrvls" n=... etc.
-fscache_stat() { # LINE-PREFIX KEY
+# A counter of /proc/fs/fscache/stats, e.g. "IO rd" or "NoSpace cull"; an
+# empty answer when there is no such counter.
+fscache_stat() { # LINE-NAME KEY
 	awk -v p="$1" -v k="$2=" '
+		{ sub(/:$/, "", $1) }
 		$1 == p { for (i = 2; i <= NF; i++) if (index($i, k) == 1) { print substr($i, length(k) + 1); exit } }' \
 		/proc/fs/fscache/stats
 }

@@ -20,7 +20,7 @@ mib=1048576
 	truncate -s $((8 * mib)) "$EXPORT/sparse"
 	head -c 4096 /dev/urandom | dd of="$EXPORT/sparse" bs=4096 seek=256 conv=notrunc
 	head -c 5000 /dev/urandom | dd of="$EXPORT/sparse" bs=1 seek=$((5 * mib + 100)) conv=notrunc
-	chmod 0644 "$EXPORT"/*
+	chmod 0644 "$EXPORT"/size-* "$EXPORT/sparse"
 	sync
 } 2>>"$LOG"
 

@@ -1,0 +1,50 @@
+#!/bin/sh
+# A cache disk smaller than what is read: cachefilesd culls old cache files
+# to make room, and every read returns the server's bytes, none an error.
+# The small disk (/dev/vdc, 48 MiB) replaces the cache disk for this test,
+# which puts the cache disk back at the end.
+# shellcheck source=guest/lib/nfs.sh
+. /lib/guest/nfs.sh
+echo "KTAP version 1"
+echo "1..4"
+nfs_up
+
+# shellcheck disable=SC2317 # called through wait_for
+no_cache() { ! cache_active; }
+swap_cache_disk() { # DEVICE
+	killall cachefilesd && wait_for 10 no_cache &&
+		umount "$CACHE" && mount -t ext4 "$1" "$CACHE" && cache_start
+}
+swap_cache_disk /dev/vdc >>"$LOG" 2>&1
+ok $? small_cache_started
+
+files="full-1 full-2 full-3 full-4 full-5"
+for f in $files; do
+	head -c 16777216 /dev/urandom >"$EXPORT/$f"
+	chmod 0644 "$EXPORT/$f"
+done
+sync
+culled0=$(fscache_stat NoSpace cull)
+bad=0
+for round in 1 2; do
+	for f in $files; do
+		drop_caches
+		got=$(su "$READER" -s /bin/sh -c "cat $FSC/$f" | sha256sum | cut -d' ' -f1)
+		rc=$?
+		if [ "$rc" -ne 0 ] || [ "$got" != "$(sum "$EXPORT/$f")" ]; then
+			diag "round $round, $f: status $rc, wrong bytes"
+			bad=1
+		fi
+	done
+done
+[ "$bad" -eq 0 ]
+ok $? every_read_right
+culled=$(($(fscache_stat NoSpace cull) - culled0))
+diag "culled: $culled; cache disk: $(df -k "$CACHE" | awk 'NR == 2 { print $3 " KiB used of " $2 }')"
+grep NoSpace /proc/fs/fscache/stats | sed 's/^/# /'
+[ "$culled" -gt 0 ]
+ok $? cachefilesd_culled
+
+swap_cache_disk /dev/vdb >>"$LOG" 2>&1
+ok $? cache_disk_back
+exit "$failed"
