@@ -8,7 +8,7 @@
 # shellcheck source=guest/lib/nfs.sh
 . /lib/guest/nfs.sh
 echo "KTAP version 1"
-echo "1..10"
+echo "1..11"
 nfs_up
 
 f=daemon-loss
@@ -36,8 +36,14 @@ nfs_mount "$nocache" ,fsc >>"$LOG" 2>&1
 ok $? fsc_mount_without_cache
 [ "$(su "$READER" -s /bin/sh -c "cat $nocache/$f" | sha256sum | cut -d' ' -f1)" = "$want" ]
 ok $? read_without_cache
+# The kernel shows such a volume uncached: FSC "no", and no page read from
+# a cache (its fsc: line is there: the option was given).
 dev=$(awk -v mp="$nocache" '$5 == mp { print $3 }' /proc/self/mountinfo)
-in_client cat /proc/fs/nfsfs/volumes | awk -v dev="$dev" '$4 == dev { print "# FSC of the mount without a cache: " $6 }'
+fsc=$(in_client cat /proc/fs/nfsfs/volumes | awk -v dev="$dev" '$4 == dev { print $6 }')
+from_cache=$(mountstat "$nocache" fsc: 1)
+diag "FSC of the mount without a cache: $fsc; pages read from a cache: $from_cache"
+[ "$fsc" = no ] && [ "${from_cache:-0}" -eq 0 ]
+ok $? fsc_mount_without_cache_uncached
 umount "$nocache"
 
 # A malformed configuration.

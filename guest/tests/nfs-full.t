@@ -11,9 +11,11 @@ nfs_up
 
 # shellcheck disable=SC2317 # called through wait_for
 no_cache() { ! cache_active; }
+# The cache's files stay open until its withdrawal ends: the disk can be
+# unmounted only then.
 swap_cache_disk() { # DEVICE
 	killall cachefilesd && wait_for 10 no_cache &&
-		umount "$CACHE" && mount -t ext4 "$1" "$CACHE" && cache_start
+		wait_for 30 umount "$CACHE" && mount -t ext4 "$1" "$CACHE" && cache_start
 }
 swap_cache_disk /dev/vdc >>"$LOG" 2>&1
 ok $? small_cache_started

@@ -5,7 +5,7 @@
 # shellcheck source=guest/lib/nfs.sh
 . /lib/guest/nfs.sh
 echo "KTAP version 1"
-echo "1..11"
+echo "1..12"
 nfs_up
 
 # The files, written on the server's disk.
@@ -45,9 +45,13 @@ pages=$((mib / 4096 + 1))
 drop_caches
 reads0=$(nfs_reads "$FSC")
 cache_read0=$(mountstat "$FSC" fsc: 1)
+stored0=$(mountstat "$FSC" fsc: 3)
+store_failed0=$(($(mountstat "$FSC" fsc: 4) + $(mountstat "$FSC" fsc: 5)))
 as_reader cat "$f" >/dev/null
 reads1=$(nfs_reads "$FSC")
 cache_read1=$(mountstat "$FSC" fsc: 1)
+stored=$(($(mountstat "$FSC" fsc: 3) - stored0))
+store_failed=$(($(mountstat "$FSC" fsc: 4) + $(mountstat "$FSC" fsc: 5) - store_failed0))
 io_rd1=$(fscache_stat IO rd)
 drop_caches
 as_reader cat "$f" >/dev/null
@@ -61,6 +65,11 @@ diag "fscache IO rd: $io_rd1 -> $io_rd2"
 	[ "$((cache_read2 - cache_read1))" -ge "$pages" ] &&
 	[ "$((io_rd2 - io_rd1))" -gt 0 ]
 ok $? served_from_cache
+# The cold read stored each page in the cache, and the fsc: line says so:
+# pages written, none failed or left uncached.
+diag "fsc: pages written to the cache on the cold read: $stored, failed or uncached: $store_failed"
+[ "$stored" -ge "$pages" ] && [ "$store_failed" -eq 0 ]
+ok $? stores_counted_as_written
 
 # FSC column of /proc/fs/nfsfs/volumes, read in the client's namespace: the
 # volume of each mount found by its device number.
