@@ -43,13 +43,16 @@ debroot=$BUILD/debs/root
 rm -rf "$debroot"
 mkdir -p "$debroot"
 for p in "${GUEST_PACKAGES[@]}"; do
-	deb=$(compgen -G "$GUEST_DEBS/${p}_*.deb" | tail -n 1)
+	debs=$(compgen -G "$GUEST_DEBS/${p}_*.deb") ||
+		die "no $p package in ${GUEST_DEBS#"$ROOT"/}: run scripts/deps.sh"
+	deb=${debs##*$'\n'} # the last, should there be more than one
 	dpkg-deb -x "$deb" "$debroot"
 	dpkg-deb -f "$deb" Package Version | paste -sd' ' >>"$staging/etc/guest-packages"
 done
 add_program() { # FROM TO: a program, and its libraries (ldd: "name => path",
 	# and the loader as a bare path)
 	install -D -m 0755 "$1" "$staging$2"
+	! ldd "$1" | grep 'not found' || die "$1 needs a library this machine lacks"
 	ldd "$1" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }' |
 		while read -r lib; do
 			[ -e "$staging$lib" ] || install -D -m 0755 "$lib" "$staging$lib"
