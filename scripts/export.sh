@@ -24,6 +24,10 @@ mkdir -p "$out"
 rm -f "$out"/*.patch "$out/series"
 git -C "$LINUX" format-patch -q --zero-commit --no-signature --full-index \
 	-o "$out" pristine..HEAD
+# A blank context line is a single space in format-patch's output: write it
+# as an empty line, which git am reads the same, so that the files hold no
+# trailing whitespace for a checker that reads them as text.
+sed -i 's/^ $//' "$out"/*.patch
 find "$out" -maxdepth 1 -name '*.patch' -printf '%f\n' | LC_ALL=C sort >"$out/series"
 
 if [ "$out" = "$PATCHES" ]; then
