@@ -52,8 +52,9 @@ done
 add_program() { # FROM TO: a program, and its libraries (ldd: "name => path",
 	# and the loader as a bare path)
 	install -D -m 0755 "$1" "$staging$2"
-	! ldd "$1" | grep 'not found' || die "$1 needs a library this machine lacks"
-	ldd "$1" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }' |
+	libs=$(ldd "$1")
+	! grep 'not found' <<<"$libs" || die "$1 needs a library this machine lacks"
+	awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }' <<<"$libs" |
 		while read -r lib; do
 			[ -e "$staging$lib" ] || install -D -m 0755 "$lib" "$staging$lib"
 		done

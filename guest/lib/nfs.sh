@@ -115,6 +115,14 @@ cache_start() {
 cache_active() {
 	awk 'NR > 2 && $6 == "A" { found = 1 } END { exit !found }' /proc/fs/fscache/caches
 }
+no_cache() { ! cache_active; }
+
+# The FSC column of /proc/fs/nfsfs/volumes (read in the client's namespace)
+# for the volume of a mount, found by its device number.
+fsc_column() { # MOUNTPOINT
+	dev=$(awk -v mp="$1" '$5 == mp { print $3 }' /proc/self/mountinfo)
+	in_client cat /proc/fs/nfsfs/volumes | awk -v dev="$dev" '$4 == dev { print $6 }'
+}
 
 nfs_mount() { # DIR EXTRA-OPTIONS
 	mkdir -p "$1" && timeout 60 nsenter --net=/run/netns/client mount.nfs "$SERVER:$EXPORT" "$1" -o "$NFS_OPTS$2"

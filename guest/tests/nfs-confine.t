@@ -19,8 +19,8 @@ chmod 0644 "$EXPORT"/confine-*
 sync
 drop_caches
 
-ids() { # PID: its Uid and Gid lines, values only
-	awk '$1 == "Uid:" || $1 == "Gid:" { $1 = ""; printf "%s;", $0 }' "/proc/$1/status"
+ids() { # [FILE]: the Uid and Gid lines of a /proc/PID/status, values only
+	awk '$1 == "Uid:" || $1 == "Gid:" { $1 = ""; printf "%s;", $0 }' "$@"
 }
 want=" 1000 1000 1000 1000; 1000 1000 1000 1000;"
 # The reading process itself: its pid is written before it execs cat.
@@ -31,7 +31,7 @@ wait_for 10 test -s /tmp/reader.pid
 pid=$(cat /tmp/reader.pid)
 during=
 while kill -0 "$pid" 2>/dev/null; do
-	during="$during$(ids "$pid" 2>/dev/null)
+	during="$during$(ids "/proc/$pid/status" 2>/dev/null)
 "
 	sleep 0.2
 done
@@ -45,8 +45,7 @@ ok $? reader_ids_unchanged_while_reading
 for i in 1 2 3; do
 	su "$READER" -s /bin/sh -c "cat $FSC/confine-$i >/dev/null"
 done
-after=$(su "$READER" -s /bin/sh -c 'cat /proc/self/status' |
-	awk '$1 == "Uid:" || $1 == "Gid:" { $1 = ""; printf "%s;", $0 }')
+after=$(su "$READER" -s /bin/sh -c 'cat /proc/self/status' | ids)
 [ "$after" = "$want" ]
 ok $? reader_ids_unchanged_after
 [ "$after" = "$want" ] || diag "ids after reading: $after"

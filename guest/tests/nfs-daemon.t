@@ -25,8 +25,6 @@ wait "$reading"
 rc=$?
 [ "$rc" -eq 0 ] && [ "$(cut -d' ' -f1 /tmp/daemon-loss.out)" = "$want" ]
 ok $? read_survives_daemon_loss
-# shellcheck disable=SC2317 # called through wait_for
-no_cache() { ! cache_active; }
 wait_for 10 no_cache
 ok $? cache_withdrawn
 
@@ -38,8 +36,7 @@ ok $? fsc_mount_without_cache
 ok $? read_without_cache
 # The kernel shows such a volume uncached: FSC "no", and no page read from
 # a cache (its fsc: line is there: the option was given).
-dev=$(awk -v mp="$nocache" '$5 == mp { print $3 }' /proc/self/mountinfo)
-fsc=$(in_client cat /proc/fs/nfsfs/volumes | awk -v dev="$dev" '$4 == dev { print $6 }')
+fsc=$(fsc_column "$nocache")
 from_cache=$(mountstat "$nocache" fsc: 1)
 diag "FSC of the mount without a cache: $fsc; pages read from a cache: $from_cache"
 [ "$fsc" = no ] && [ "${from_cache:-0}" -eq 0 ]

@@ -33,8 +33,7 @@ diag "cold read: $ops1 READs, $pages1 pages from the cache; warm: $ops2 READs, $
 ok $? v3_cold_read_from_server
 [ "$ops2" -eq 0 ] && [ "$pages2" -ge 257 ] && [ "$bytes2" = "$want" ]
 ok $? v3_warm_read_from_cache
-dev=$(awk -v mp="$v3" '$5 == mp { print $3 }' /proc/self/mountinfo)
-[ "$(in_client cat /proc/fs/nfsfs/volumes | awk -v dev="$dev" '$4 == dev { print $6 }')" = yes ]
+[ "$(fsc_column "$v3")" = yes ]
 ok $? v3_volume_fsc_yes
 umount "$v3"
 exit "$failed"
