@@ -7,18 +7,17 @@
 # shellcheck source=guest/lib/nfs.sh
 . /lib/guest/nfs.sh
 echo "KTAP version 1"
-echo "1..4"
+echo "1..5"
 nfs_up
 
 SMALL=/var/cache/fscache-small
-# shellcheck disable=SC2317 # called through wait_for
-no_cache() { ! cache_active; }
 stop_cache() { killall cachefilesd && wait_for 10 no_cache; }
+small_log=/tmp/cachefilesd-small.log
 {
 	sed "s|^dir .*|dir $SMALL|" /etc/cachefilesd.conf >/tmp/cachefilesd-small.conf &&
 		mkdir -p "$SMALL" && mount -t ext4 /dev/vdc "$SMALL" &&
 		chown "$CACHE_UID:$CACHE_UID" "$SMALL" && chmod 0700 "$SMALL" &&
-		stop_cache && cachefilesd -s -f /tmp/cachefilesd-small.conf &&
+		stop_cache && cachefilesd -s -f /tmp/cachefilesd-small.conf 2>"$small_log" &&
 		wait_for 10 cache_active
 } >>"$LOG" 2>&1
 ok $? small_cache_started
@@ -49,7 +48,12 @@ diag "culled: $culled; cache disk: $(df -k "$SMALL" | awk 'NR == 2 { print $3 " 
 grep NoSpace /proc/fs/fscache/stats | sed 's/^/# /'
 [ "$culled" -gt 0 ]
 ok $? cachefilesd_culled
+pidof cachefilesd >/dev/null
+ok $? cachefilesd_still_running
+sed 's/^/# cachefilesd: /' "$small_log"
 
-stop_cache >>"$LOG" 2>&1 && cache_start >>"$LOG" 2>&1
+# Debian's cachefilesd back, whatever became of the small cache's.
+killall cachefilesd 2>/dev/null
+wait_for 10 no_cache && cache_start >>"$LOG" 2>&1
 ok $? main_cache_back
 exit "$failed"
