@@ -64,6 +64,8 @@ for prog in /usr/sbin/rpc.nfsd /usr/sbin/rpc.mountd /usr/sbin/exportfs \
 	add_program "$debroot$prog" "$prog"
 done
 add_program "$(command -v ip)" /sbin/ip
+# util-linux setarch: cachefilesd runs under it (guest/lib/nfs.sh).
+add_program "$(command -v setarch)" /usr/bin/setarch
 cp "$debroot/etc/cachefilesd.conf" "$staging/etc/"
 # The name services rpc.nfsd, rpcbind and libtirpc look up, from files.
 cp /etc/services /etc/protocols /etc/netconfig /etc/rpc "$staging/etc/"

@@ -35,9 +35,12 @@ set_qemu() { # ACCEL
 		-kernel "$obj/arch/x86/boot/bzImage"
 		-initrd "$obj/initramfs.cpio.gz")
 }
-# GUEST_CMDLINE adds to it (make run: guest.demo).
+# GUEST_CMDLINE adds to it (make run: guest.demo), and TESTS (names of
+# guest/tests, space-separated) picks the guest tests to run.
 append() {
-	echo "console=ttyS0 panic=-1 ${GUEST_CMDLINE:-} $*"
+	local tests=
+	[ -z "${TESTS:-}" ] || tests="guest.tests=$(echo "$TESTS" | xargs | tr ' ' ,)"
+	echo "console=ttyS0 panic=-1 ${GUEST_CMDLINE:-} $tests $*"
 }
 
 # KVM only where a boot under it really reaches init; the verdict is kept.

@@ -45,7 +45,7 @@ umount "$nocache"
 
 # A malformed configuration.
 printf 'dir %s\ntag mycache\nbrun 10%%\nno-such-command 1\n' "$CACHE" >/tmp/bad.conf
-cachefilesd -s -n -f /tmp/bad.conf >/tmp/bad.out 2>&1
+cachefilesd_run -s -n -f /tmp/bad.conf >/tmp/bad.out 2>&1
 rc=$?
 sed 's/^/# cachefilesd: /' /tmp/bad.out
 [ "$rc" -ne 0 ] && [ -s /tmp/bad.out ] && ! cache_active

@@ -7,20 +7,34 @@
 # shellcheck source=guest/lib/nfs.sh
 . /lib/guest/nfs.sh
 echo "KTAP version 1"
-echo "1..5"
+echo "1..6"
 nfs_up
 
 SMALL=/var/cache/fscache-small
 stop_cache() { killall cachefilesd && wait_for 10 no_cache; }
 small_log=/tmp/cachefilesd-small.log
+small_pid=
+small_job=
 {
 	sed "s|^dir .*|dir $SMALL|" /etc/cachefilesd.conf >/tmp/cachefilesd-small.conf &&
 		mkdir -p "$SMALL" && mount -t ext4 /dev/vdc "$SMALL" &&
 		chown "$CACHE_UID:$CACHE_UID" "$SMALL" && chmod 0700 "$SMALL" &&
-		stop_cache && cachefilesd -s -f /tmp/cachefilesd-small.conf 2>"$small_log" &&
-		wait_for 10 cache_active
-} >>"$LOG" 2>&1
-ok $? small_cache_started
+		stop_cache
+} >>"$LOG" 2>&1 &&
+	{
+		# In the foreground of its own (-n), so that its messages and its
+		# exit status are seen, whenever it exits.
+		cachefilesd_run -n -s -f /tmp/cachefilesd-small.conf >"$small_log" 2>&1 &
+		small_job=$!
+		wait_for 10 cache_active && small_pid=$(pidof cachefilesd)
+	}
+ok $? small_cache_started || tail -n 5 "$LOG" | sed 's/^/# /'
+# Run as cache_start runs Debian's: with no address-space randomisation
+# (ADDR_NO_RANDOMIZE, 0x0040000), see cachefilesd_run.
+personality=$(cat "/proc/$small_pid/personality" 2>/dev/null)
+diag "cachefilesd personality: ${personality:-none}"
+[ -n "$personality" ] && [ $((0x$personality & 0x0040000)) -ne 0 ]
+ok $? cachefilesd_not_randomised
 
 files="full-1 full-2 full-3 full-4 full-5"
 for f in $files; do
@@ -48,12 +62,19 @@ diag "culled: $culled; cache disk: $(df -k "$SMALL" | awk 'NR == 2 { print $3 " 
 grep NoSpace /proc/fs/fscache/stats | sed 's/^/# /'
 [ "$culled" -gt 0 ]
 ok $? cachefilesd_culled
-pidof cachefilesd >/dev/null
+kill -0 "$small_pid" 2>/dev/null
 ok $? cachefilesd_still_running
+kill "$small_pid" 2>/dev/null
+wait "$small_job" 2>/dev/null
+diag "cachefilesd exited with status $?"
 sed 's/^/# cachefilesd: /' "$small_log"
 
-# Debian's cachefilesd back, whatever became of the small cache's.
+# Debian's cachefilesd back, whatever became of the small cache's; the
+# small disk emptied and unmounted, so that the test may run again.
 killall cachefilesd 2>/dev/null
-wait_for 10 no_cache && cache_start >>"$LOG" 2>&1
+{
+	wait_for 10 no_cache && rm -rf "${SMALL:?}"/* && umount "$SMALL" &&
+		cache_start
+} >>"$LOG" 2>&1
 ok $? main_cache_back
 exit "$failed"
