@@ -9,6 +9,7 @@ packages=(
 	bc bison cpio flex gcc make libc6-dev libelf-dev libssl-dev python3 perl
 	xz-utils git ccache busybox-static qemu-system-x86
 	python3-ply python3-git # checkpatch.pl's SPDX check (make check)
+	checkpolicy # compiles the guest's SELinux test policy (guest/selinux/)
 	# Copied into the guest: iproute2 and the libraries and files of
 	# GUEST_PACKAGES (below) that a Debian host may lack.
 	iproute2 e2fsprogs netbase libtirpc-common libtirpc3 libwrap0

@@ -66,6 +66,16 @@ done
 add_program "$(command -v ip)" /sbin/ip
 # util-linux setarch: cachefilesd runs under it (guest/lib/nfs.sh).
 add_program "$(command -v setarch)" /usr/bin/setarch
+# Debian's coreutils, built with SELinux (busybox-static is not): runcon and
+# chcon, and stat (as /usr/bin/stat, after busybox's /bin/stat on PATH) for
+# file contexts (%C).
+for prog in runcon chcon stat; do
+	add_program "/usr/bin/$prog" "/usr/bin/$prog"
+done
+# The SELinux test policies, which init loads; libselinux (runcon, chcon)
+# counts SELinux as enabled only where /etc/selinux/config exists.
+"$ROOT/scripts/selinux-policy.sh" "$obj" "$staging/etc/selinux/credrec"
+printf 'SELINUX=enforcing\nSELINUXTYPE=credrec\n' >"$staging/etc/selinux/config"
 cp "$debroot/etc/cachefilesd.conf" "$staging/etc/"
 # The name services rpc.nfsd, rpcbind and libtirpc look up, from files.
 cp /etc/services /etc/protocols /etc/netconfig /etc/rpc "$staging/etc/"

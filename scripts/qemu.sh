@@ -40,7 +40,8 @@ set_qemu() { # ACCEL
 append() {
 	local tests=
 	[ -z "${TESTS:-}" ] || tests="guest.tests=$(echo "$TESTS" | xargs | tr ' ' ,)"
-	echo "console=ttyS0 panic=-1 ${GUEST_CMDLINE:-} $tests $*"
+	# No AVC message lost for want of room in the audit queue.
+	echo "console=ttyS0 panic=-1 audit_backlog_limit=8192 ${GUEST_CMDLINE:-} $tests $*"
 }
 
 # KVM only where a boot under it really reaches init; the verdict is kept.

@@ -6,7 +6,8 @@ suites' KTAP among it), OBJDIR/ktap.log the guest tests' KTAP; the
 *-after-reboot.log files, when there, the same of the second boot.  Both are
 parsed with the kernel tree's kunit_parser, which prints each suite.  The run
 fails on a failed or crashed case, a suite of tests/suites that never
-reported, a splat in the console, or a guest that never finished its tests.
+reported, a splat in the console, an SELinux denial that no test said it
+provokes, or a guest that never finished its tests.
 The last line printed is "N passed, N failed" (", N skipped" when any).
 """
 
@@ -29,6 +30,11 @@ SPLAT = re.compile(r'\bBUG:|\bWARNING:|\bINFO:|Oops|KASAN:|UBSAN:|Kernel panic|'
                    r'rcu.*detected stalls|self-detected stall|'
                    r'general protection fault|unable to handle')
 GUEST_DONE = 'guest: guest tests ran'
+# SELinux denials fail the run, but for those a test said it provokes: it
+# writes the two markers to /dev/kmsg around them.
+AVC_DENIED = 'avc:  denied'
+EXPECT_BEGIN = 'expected AVC denials: begin'
+EXPECT_END = 'expected AVC denials: end'
 
 
 def leaves(test):
@@ -46,6 +52,20 @@ def read_lines(objdir, name):
             return f.read().splitlines()
     except FileNotFoundError:
         return []
+
+
+def avc_denials(lines):
+    """The AVC denials of a console, as (expected, unexpected) lists."""
+    expected, unexpected = [], []
+    inside = False
+    for line in lines:
+        if EXPECT_BEGIN in line:
+            inside = True
+        elif EXPECT_END in line:
+            inside = False
+        elif AVC_DENIED in line:
+            (expected if inside else unexpected).append(line)
+    return expected, unexpected
 
 
 def expected_suites(path):
@@ -97,6 +117,12 @@ def main(objdir, suites_file):
             if SPLAT.search(line):
                 problems.append(f'splat in the console{boot}:\n  ' + '\n  '.join(lines[i:i + 12]))
                 break
+        expected, unexpected = avc_denials(lines)
+        if expected or unexpected:
+            print(f'AVC denials in the console{boot}: {len(expected)} provoked by tests, '
+                  f'{len(unexpected)} unexpected')
+        for line in unexpected:
+            problems.append(f'unexpected AVC denial in the console{boot}: {line}')
         if GUEST_DONE not in lines:
             problems.append(f'the guest never finished its tests{boot}; console tail:\n  ' +
                             '\n  '.join(lines[-30:]))

@@ -55,11 +55,13 @@ bail() {
 
 # How an NFS read of a file went: the change in the mount's READ (and
 # READ_PLUS) operations, in its fsc: count of pages read from the cache, and
-# the bytes' checksum, as "ops pages checksum".
+# the bytes' checksum, as "ops pages checksum".  The reader's cat runs
+# under $READ_PREFIX (say, runcon CONTEXT) when set.
+READ_PREFIX=
 read_counts() { # MOUNTPOINT FILE [USER]
 	r0=$(nfs_reads "$1")
 	p0=$(mountstat "$1" fsc: 1)
-	c=$(su "${3:-$READER}" -s /bin/sh -c "cat $1/$2" | sha256sum | cut -d' ' -f1)
+	c=$(su "${3:-$READER}" -s /bin/sh -c "$READ_PREFIX cat $1/$2" | sha256sum | cut -d' ' -f1)
 	echo "$(($(nfs_reads "$1") - r0)) $(($(mountstat "$1" fsc: 1) - p0)) $c"
 }
 
@@ -109,17 +111,26 @@ nfs_server() {
 # pointers have them ("Fix random abort()", Hristo Venev, linux-nfs,
 # January 2024, not in Debian's package).  Without randomisation its heap
 # starts at 0x5555_5555_xxxx and would have to grow by some 170 MiB to reach
-# such a pointer.
+# such a pointer.  It runs in its own SELinux domain (guest/selinux/).
 cachefilesd_run() { # ARGS...
-	setarch "$(uname -m)" -R cachefilesd "$@"
+	runcon system_u:system_r:cachefilesd_t setarch "$(uname -m)" -R cachefilesd "$@"
 }
 
-# cachefilesd on the cache disk, its root directory owned by cachefs: the
-# kernel creates the cache's files as that owner (set_create_files_as()).
+# A cache directory on its own disk: mounted, its root owned by cachefs
+# (the kernel creates the cache's files as that owner, through
+# set_create_files_as()) and labelled for SELinux as the cache, the label
+# the kernel gives what it creates in it, by the same call.
+cache_dir_prepare() { # DIR DEVICE
+	mkdir -p "$1" &&
+		{ grep -q " $1 " /proc/mounts || mount -t ext4 "$2" "$1"; } &&
+		chown "$CACHE_UID:$CACHE_UID" "$1" && chmod 0700 "$1" &&
+		chcon "$CACHE_CONTEXT" "$1"
+}
+CACHE_CONTEXT=system_u:object_r:cachefiles_cache_t
+
+# cachefilesd on the cache disk.
 cache_start() {
-	mkdir -p "$CACHE" &&
-		{ grep -q " $CACHE " /proc/mounts || mount -t ext4 /dev/vdb "$CACHE"; } &&
-		chown "$CACHE_UID:$CACHE_UID" "$CACHE" && chmod 0700 "$CACHE" &&
+	cache_dir_prepare "$CACHE" /dev/vdb &&
 		cachefilesd_run -s -f /etc/cachefilesd.conf &&
 		wait_for 10 cache_active
 }

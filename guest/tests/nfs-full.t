@@ -17,9 +17,7 @@ small_pid=
 small_job=
 {
 	sed "s|^dir .*|dir $SMALL|" /etc/cachefilesd.conf >/tmp/cachefilesd-small.conf &&
-		mkdir -p "$SMALL" && mount -t ext4 /dev/vdc "$SMALL" &&
-		chown "$CACHE_UID:$CACHE_UID" "$SMALL" && chmod 0700 "$SMALL" &&
-		stop_cache
+		cache_dir_prepare "$SMALL" /dev/vdc && stop_cache
 } >>"$LOG" 2>&1 &&
 	{
 		# In the foreground of its own (-n), so that its messages and its

@@ -1,0 +1,173 @@
+#!/bin/sh
+# SELinux enforcing (the policy of guest/selinux/, loaded by init): the
+# cache daemon's policy, not the reading user's, governs the kernel's cache
+# work.  The reader reads in user_t, which may not touch the cache at all;
+# cachefilesd runs in cachefilesd_t, and the kernel's cache work in
+# cachefiles_kernel_t, the domain the policy names for cachefilesd's
+# "cachefiles" service.  Policy variants (no-cache-write, no-named-rule)
+# are loaded for some cases, and the full policy loaded back after.
+#
+# Every file creation and write-open in the cache is audited ("avc:
+# granted", policy.te), so the kernel log says in which domain each was
+# done.  Denials this test provokes are between "expected AVC denials"
+# markers in the kernel log; any other fails the run (scripts/report.py).
+# shellcheck source=guest/lib/nfs.sh
+. /lib/guest/nfs.sh
+echo "KTAP version 1"
+echo "1..10"
+nfs_up
+
+POLICIES=/etc/selinux/credrec
+CTX=system_u:system_r
+READ_PREFIX="runcon $CTX:user_t"
+mark=0
+
+# The kernel log since a new mark.
+log_mark() {
+	mark=$((mark + 1))
+	echo "selinux-cache: mark $mark" >/dev/kmsg
+}
+log_since_mark() {
+	dmesg | sed -n "/selinux-cache: mark $mark\$/,\$p"
+}
+# The domains (types) that were granted or denied PERM on cache files since
+# the mark, one a line, sorted and unique.
+cache_file_domains() { # granted|denied
+	log_since_mark | grep "avc:  $1 " |
+		grep "tcontext=$CACHE_CONTEXT tclass=file" |
+		sed -n 's/.* scontext=[^:]*:[^:]*:\([a-z_]*\) .*/\1/p' | sort -u | paste -sd' '
+}
+expect_denials() { # begin|end REASON
+	echo "selinux-cache: expected AVC denials: $1 ($2)" >/dev/kmsg
+}
+load_policy() { # VARIANT
+	cat "$POLICIES/$1.policy" >/sys/fs/selinux/load
+}
+restart_cache() {
+	killall cachefilesd && wait_for 10 no_cache && cache_start
+}
+new_file() { # NAME: 1 MiB of new bytes on the server
+	head -c 1048576 /dev/urandom >"$EXPORT/$1"
+	chmod 0644 "$EXPORT/$1"
+	sync
+}
+# Read a new file twice in user_t, dropping caches between: "ops pages
+# checksum" of the second read.
+read_twice() { # NAME
+	read_counts "$FSC" "$1" >/dev/null
+	drop_caches
+	read_counts "$FSC" "$1"
+}
+
+[ "$(cat /sys/fs/selinux/enforce 2>/dev/null)" = 1 ]
+ok $? enforcing
+
+ctx=$(tr -d "\\0" <"/proc/$(pidof cachefilesd)/attr/current")
+diag "cachefilesd runs in $ctx"
+[ "$ctx" = "$CTX:cachefilesd_t" ]
+ok $? daemon_in_its_domain
+
+# The reader in user_t; the cache's work in the service's domain.
+new_file se-service
+log_mark
+read -r ops pages bytes <<EOF
+$(read_twice se-service)
+EOF
+granted=$(cache_file_domains granted)
+diag "second read in user_t: $ops READs, $pages pages from the cache"
+diag "domains granted create or write on cache files: ${granted:-none}"
+[ "$ops" -eq 0 ] && [ "$pages" -ge 256 ] && [ "$bytes" = "$(sum "$EXPORT/se-service")" ] &&
+	[ "$granted" = cachefiles_kernel_t ]
+ok $? cache_work_in_service_domain
+
+# While the kernel reads the cache in a reader's task, with the cache's
+# credentials in force (subjective), /proc/PID/attr/current shows the
+# reader's own context (objective).  An I/O throttle on the cache disk
+# (cgroup v2 io.max, 4 KiB/s) holds the reader inside the cache read.
+cgroup=/sys/fs/cgroup
+slow=$cgroup/slow-cache
+in_cache_read() { grep -q cachefiles_read "/proc/$reader/stack"; }
+drop_caches
+{
+	{ grep -q " $cgroup cgroup2 " /proc/mounts || mount -t cgroup2 none "$cgroup"; } &&
+		echo +io >"$cgroup/cgroup.subtree_control" && mkdir -p "$slow" &&
+		echo "$(cat /sys/block/vdb/dev) rbps=4096" >"$slow/io.max"
+} >>"$LOG" 2>&1
+# sh, su, sh and runcon each exec the next: $! ends as cat's pid.
+sh -c "echo \$\$ >$slow/cgroup.procs &&
+	exec su $READER -s /bin/sh -c 'exec runcon $CTX:user_t cat $FSC/se-service'" >/dev/null 2>&1 &
+reader=$!
+wait_for 20 in_cache_read
+before=$?
+attr=$(tr -d '\0' <"/proc/$reader/attr/current")
+in_cache_read
+after=$?
+comm=$(cat "/proc/$reader/comm")
+sed -n '1,/cachefiles_read/p' "/proc/$reader/stack" | sed 's/^/# stack: /'
+kill "$reader"
+wait "$reader" 2>/dev/null
+rmdir "$slow"
+diag "$comm in a cache read (seen before and after: $before $after) shows $attr"
+[ "$before" -eq 0 ] && [ "$after" -eq 0 ] && [ "$attr" = "$CTX:user_t" ]
+ok $? procattr_objective_during_cache_read
+
+# What the service created under the cache root is labelled as the root
+# (set_create_files_as()); lost+found is mkfs's.
+labels=$(find "$CACHE" -path "$CACHE/lost+found" -prune -o -exec /usr/bin/stat -c %C {} + |
+	sort -u | paste -sd" ")
+diag "labels in the cache: $labels"
+[ "$labels" = "$CACHE_CONTEXT" ]
+ok $? cache_files_labelled
+
+# The reading user's domain may not open the cache's files itself, even as
+# root (DAC would let root in).
+file=$(find "$CACHE/cache" -type f | head -n 1)
+log_mark
+expect_denials begin "user_t opens a cache file"
+runcon "$CTX:user_t" cat "$file" >/dev/null 2>&1
+rc=$?
+expect_denials end "user_t opens a cache file"
+denied=$(log_since_mark | grep "avc:  denied" | grep -c "scontext=$CTX:user_t tcontext=$CACHE_CONTEXT")
+diag "root in user_t reading $file: status $rc, $denied denial(s)"
+[ "$rc" -ne 0 ] && [ "$denied" -gt 0 ]
+ok $? reader_domain_kept_out
+
+# The service may not write cache files: the reader still gets the server's
+# bytes, nothing is cached, and the denials name the service's domain.
+new_file se-nowrite
+log_mark
+expect_denials begin "no-cache-write policy"
+load_policy no-cache-write
+ok $? load_no_cache_write_policy
+read -r ops pages bytes <<EOF
+$(read_twice se-nowrite)
+EOF
+wait_for 10 sh -c "dmesg | sed -n '/selinux-cache: mark $mark\$/,\$p' | grep -q 'avc:  denied'"
+load_policy full
+expect_denials end "no-cache-write policy"
+denied=$(cache_file_domains denied)
+diag "second read: $ops READs, $pages pages from the cache"
+diag "domains denied on cache files: ${denied:-none}"
+log_since_mark | grep "avc:  denied" | sed 's/.*avc:/# avc:/'
+[ "$ops" -gt 0 ] && [ "$pages" -eq 0 ] && [ "$bytes" = "$(sum "$EXPORT/se-nowrite")" ] &&
+	[ "$denied" = cachefiles_kernel_t ]
+ok $? no_cache_write_bounds_service
+
+# No rule names the service's domain: get_kernel_cred() falls back to the
+# daemon's own, which does the cache's work.
+load_policy no-named-rule && restart_cache >>"$LOG" 2>&1
+ok $? load_no_named_rule_policy
+new_file se-fallback
+log_mark
+read -r ops pages bytes <<EOF
+$(read_twice se-fallback)
+EOF
+granted=$(cache_file_domains granted)
+diag "second read: $ops READs, $pages pages from the cache"
+diag "domains granted create or write on cache files: ${granted:-none}"
+[ "$ops" -eq 0 ] && [ "$pages" -ge 256 ] && [ "$bytes" = "$(sum "$EXPORT/se-fallback")" ] &&
+	[ "$granted" = cachefilesd_t ]
+ok $? fallback_to_daemon_domain
+
+load_policy full && restart_cache >>"$LOG" 2>&1
+exit "$failed"
