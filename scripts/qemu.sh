@@ -24,8 +24,11 @@ logs=
 [ "$mode" != --after-reboot ] || logs=-after-reboot
 console_log=$obj/console$logs.log
 ktap_log=$obj/ktap$logs.log
-# Test boots end by themselves within minutes; a shell is given an hour.
-timeout=${BOOT_TIMEOUT:-600}
+# Test boots end by themselves within minutes (the debug kernel's, KASAN
+# under TCG, in about twelve); a shell is given an hour.
+boot_limit=600
+[ "$variant" != debug ] || boot_limit=1200
+timeout=${BOOT_TIMEOUT:-$boot_limit}
 
 # The QEMU command line, shared by the KVM probe and the real boot, in the
 # array "qemu".
