@@ -135,6 +135,11 @@ cache_start() {
 		wait_for 10 cache_active
 }
 
+# Stop cachefilesd, and wait for its cache to be withdrawn.
+cache_stop() {
+	killall cachefilesd && wait_for 10 no_cache
+}
+
 # A cache is bound and active ("A" in the state column).
 cache_active() {
 	awk 'NR > 2 && $6 == "A" { found = 1 } END { exit !found }' /proc/fs/fscache/caches

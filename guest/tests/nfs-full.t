@@ -11,13 +11,12 @@ echo "1..6"
 nfs_up
 
 SMALL=/var/cache/fscache-small
-stop_cache() { killall cachefilesd && wait_for 10 no_cache; }
 small_log=/tmp/cachefilesd-small.log
 small_pid=
 small_job=
 {
 	sed "s|^dir .*|dir $SMALL|" /etc/cachefilesd.conf >/tmp/cachefilesd-small.conf &&
-		cache_dir_prepare "$SMALL" /dev/vdc && stop_cache
+		cache_dir_prepare "$SMALL" /dev/vdc && cache_stop
 } >>"$LOG" 2>&1 &&
 	{
 		# In the foreground of its own (-n), so that its messages and its

@@ -30,8 +30,12 @@ log_mark() {
 log_since_mark() {
 	dmesg | sed -n "/selinux-cache: mark $mark\$/,\$p"
 }
-# The domains (types) that were granted or denied PERM on cache files since
-# the mark, one a line, sorted and unique.
+# shellcheck disable=SC2317 # called through wait_for
+denial_logged() {
+	log_since_mark | grep -q "avc:  denied"
+}
+# The domains (types) granted or denied an audited access to cache files
+# since the mark, sorted, unique, space-separated.
 cache_file_domains() { # granted|denied
 	log_since_mark | grep "avc:  $1 " |
 		grep "tcontext=$CACHE_CONTEXT tclass=file" |
@@ -44,7 +48,7 @@ load_policy() { # VARIANT
 	cat "$POLICIES/$1.policy" >/sys/fs/selinux/load
 }
 restart_cache() {
-	killall cachefilesd && wait_for 10 no_cache && cache_start
+	cache_stop && cache_start
 }
 new_file() { # NAME: 1 MiB of new bytes on the server
 	head -c 1048576 /dev/urandom >"$EXPORT/$1"
@@ -58,6 +62,21 @@ read_twice() { # NAME
 	drop_caches
 	read_counts "$FSC" "$1"
 }
+# A new file read twice in user_t: the second read comes from the cache,
+# with the server's bytes, and every audited create or write-open of a
+# cache file in between was done in DOMAIN alone.
+cache_work_in() { # NAME DOMAIN
+	new_file "$1"
+	log_mark
+	read -r ops pages bytes <<EOF
+$(read_twice "$1")
+EOF
+	granted=$(cache_file_domains granted)
+	diag "second read of $1 in user_t: $ops READs, $pages pages from the cache"
+	diag "domains granted create or write on cache files: ${granted:-none}"
+	[ "$ops" -eq 0 ] && [ "$pages" -ge 256 ] && [ "$bytes" = "$(sum "$EXPORT/$1")" ] &&
+		[ "$granted" = "$2" ]
+}
 
 [ "$(cat /sys/fs/selinux/enforce 2>/dev/null)" = 1 ]
 ok $? enforcing
@@ -68,16 +87,7 @@ diag "cachefilesd runs in $ctx"
 ok $? daemon_in_its_domain
 
 # The reader in user_t; the cache's work in the service's domain.
-new_file se-service
-log_mark
-read -r ops pages bytes <<EOF
-$(read_twice se-service)
-EOF
-granted=$(cache_file_domains granted)
-diag "second read in user_t: $ops READs, $pages pages from the cache"
-diag "domains granted create or write on cache files: ${granted:-none}"
-[ "$ops" -eq 0 ] && [ "$pages" -ge 256 ] && [ "$bytes" = "$(sum "$EXPORT/se-service")" ] &&
-	[ "$granted" = cachefiles_kernel_t ]
+cache_work_in se-service cachefiles_kernel_t
 ok $? cache_work_in_service_domain
 
 # While the kernel reads the cache in a reader's task, with the cache's
@@ -142,7 +152,7 @@ ok $? load_no_cache_write_policy
 read -r ops pages bytes <<EOF
 $(read_twice se-nowrite)
 EOF
-wait_for 10 sh -c "dmesg | sed -n '/selinux-cache: mark $mark\$/,\$p' | grep -q 'avc:  denied'"
+wait_for 10 denial_logged
 load_policy full
 expect_denials end "no-cache-write policy"
 denied=$(cache_file_domains denied)
@@ -157,16 +167,7 @@ ok $? no_cache_write_bounds_service
 # daemon's own, which does the cache's work.
 load_policy no-named-rule && restart_cache >>"$LOG" 2>&1
 ok $? load_no_named_rule_policy
-new_file se-fallback
-log_mark
-read -r ops pages bytes <<EOF
-$(read_twice se-fallback)
-EOF
-granted=$(cache_file_domains granted)
-diag "second read: $ops READs, $pages pages from the cache"
-diag "domains granted create or write on cache files: ${granted:-none}"
-[ "$ops" -eq 0 ] && [ "$pages" -ge 256 ] && [ "$bytes" = "$(sum "$EXPORT/se-fallback")" ] &&
-	[ "$granted" = cachefilesd_t ]
+cache_work_in se-fallback cachefilesd_t
 ok $? fallback_to_daemon_domain
 
 load_policy full && restart_cache >>"$LOG" 2>&1
