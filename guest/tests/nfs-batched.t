@@ -1,0 +1,119 @@
+#!/bin/sh
+# Readahead reads each run of cached pages with one cache read and the rest
+# from the server, and pages fetched from the server are stored in batches,
+# asynchronously.  Checked with exact counts: pages read from the cache (fsc:
+# field 1), bytes read from the server (bytes: field 5), cache reads started
+# (fscache "IO rd"), at full and partial coverage, at EOF, and with a cache
+# read that fails after it was done (cachefiles error injection, bit 4).
+# shellcheck source=guest/lib/nfs.sh
+. /lib/guest/nfs.sh
+echo "KTAP version 1"
+echo "1..17"
+nfs_up
+
+page=4096
+mib=1048576
+# The readahead window of the fsc mount, by its backing device's name.
+bdi=/sys/class/bdi/$(awk -v mp="$FSC" '$5 == mp { print $3 }' /proc/self/mountinfo)
+ra_kb=$(cat "$bdi/read_ahead_kb")
+INJECT=/proc/sys/cachefiles/error_injection
+
+new_file() { # NAME BYTES
+	head -c "$2" /dev/urandom >"$EXPORT/$1" && chmod 0644 "$EXPORT/$1" && sync
+}
+pages_of() { echo $((($1 + page - 1) / page)); }
+fsc() { mountstat "$FSC" fsc: "$1"; }
+server_bytes() { mountstat "$FSC" bytes: 5; }
+stored() { echo $(($(fsc 3) + $(fsc 4))); }
+# Stores finish after the read that fetched the pages: wait for them.
+# shellcheck disable=SC2317 # called through wait_for
+stored_since() { [ $(($(stored) - $1)) -ge "$2" ]; }
+as_reader() { su "$READER" -s /bin/sh -c "$*"; }
+# Read a file through the fsc mount; remember what moved.
+counted_read() { # NAME
+	r0=$(nfs_reads "$FSC") ok0=$(fsc 1) fail0=$(fsc 2)
+	b0=$(server_bytes) rd0=$(fscache_stat IO rd)
+	got=$(as_reader cat "$FSC/$1" | sha256sum | cut -d' ' -f1)
+	reads=$(($(nfs_reads "$FSC") - r0))
+	from_cache=$(($(fsc 1) - ok0))
+	missed=$(($(fsc 2) - fail0))
+	bytes=$(($(server_bytes) - b0))
+	cache_reads=$(($(fscache_stat IO rd) - rd0))
+	diag "$1: READ ops $reads, server bytes $bytes, pages from the cache $from_cache, failed $missed, cache reads $cache_reads"
+	[ "$got" = "$(sum "$EXPORT/$1")" ] || { diag "$1: wrong bytes"; return 1; }
+}
+# A cold read that leaves the whole file in the cache, then a warm one.
+cache_whole() { # NAME BYTES
+	s0=$(stored)
+	counted_read "$1" &&
+		wait_for 30 stored_since "$s0" "$(pages_of "$2")" &&
+		drop_caches
+}
+
+# Full coverage: the warm read takes every page from the cache, with a few
+# cache reads (one a readahead window), not one a page.
+size=$((4 * mib + 12345))
+new_file full "$size"
+cache_whole full "$size"
+ok $? full_cold_read_stored
+counted_read full
+ok $? full_warm_read_right
+pages=$(pages_of "$size")
+[ "$reads" -eq 0 ] && [ "$from_cache" -eq "$pages" ] && [ "$missed" -eq 0 ]
+ok $? full_warm_read_all_from_cache
+[ "$cache_reads" -ge 1 ] && [ "$cache_reads" -le $((pages / 16)) ]
+ok $? full_warm_read_batched
+
+# Partial coverage: with readahead off, reading pages caches exactly those
+# pages; a full read then takes those from the cache and only the others,
+# byte for byte, from the server.  Runs of 16, 2, 128 and 1 pages (the last
+# page of the file), holes of 1 to 184 pages between them.
+new_file partial $((2 * mib))
+drop_caches
+echo 0 >"$bdi/read_ahead_kb"
+s0=$(stored)
+for run in 0:16 100:2 200:128 511:1; do
+	as_reader dd if="$FSC/partial" of=/dev/null bs=$page skip="${run%:*}" count="${run#*:}" 2>/dev/null
+done
+cached=$((16 + 2 + 128 + 1))
+wait_for 30 stored_since "$s0" "$cached"
+ok $? partial_pages_stored
+echo "$ra_kb" >"$bdi/read_ahead_kb"
+drop_caches
+counted_read partial
+ok $? partial_read_right
+[ "$from_cache" -eq "$cached" ] && [ "$missed" -eq 0 ]
+ok $? partial_cached_pages_from_cache
+[ "$bytes" -eq $(((512 - cached) * page)) ]
+ok $? partial_rest_from_server
+[ "$cache_reads" -ge 4 ]
+ok $? partial_one_read_per_run
+
+# EOF: short files and files that end inside a page, whole in the cache.
+for size in 1 4095 4096 4097 12345; do
+	new_file "eof-$size" "$size"
+	cache_whole "eof-$size" "$size" && counted_read "eof-$size" &&
+		[ "$reads" -eq 0 ] && [ "$from_cache" -eq "$(pages_of "$size")" ]
+	ok $? "eof_$size"
+done
+
+# A cache read that fails after it was done: the pages come from the
+# server instead, the reader sees the right bytes, the counters say so, and
+# the pages are stored again.
+size=$((mib + 1))
+pages=$(pages_of "$size")
+new_file failing "$size"
+cache_whole failing "$size"
+s0=$(stored)
+echo 4 >"$INJECT"
+counted_read failing
+rc=$?
+echo 0 >"$INJECT"
+ok $rc failed_cache_read_right
+[ "$from_cache" -eq 0 ] && [ "$missed" -ge "$pages" ] && [ "$reads" -gt 0 ] &&
+	[ "$bytes" -eq $((pages * page - page + 1)) ]
+ok $? failed_cache_read_from_server
+wait_for 30 stored_since "$s0" "$pages" && drop_caches &&
+	counted_read failing && [ "$reads" -eq 0 ] && [ "$from_cache" -eq "$pages" ]
+ok $? failed_cache_read_repaired
+exit "$failed"
