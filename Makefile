@@ -1,5 +1,5 @@
 # Entry points.  Each is a script of scripts/; see README.md.
-.PHONY: run test test-debug check tree export deps selftest clean
+.PHONY: run test test-debug bench check tree export deps selftest clean
 
 # Build the patched kernel and boot it: a shell in the guest when run from a
 # terminal, a report and a clean power-off when not.
@@ -14,6 +14,11 @@ test: deps selftest
 # The same suites on the debug kernel (KASAN, lockdep, PROVE_RCU, ...).
 test-debug: deps
 	scripts/boot.sh debug
+
+# Stock 6.1, patched 6.1 and stock 6.12 side by side: NFS reads with and
+# without FS-Cache, and the local disk (BENCHMARKS.md).
+bench: deps
+	scripts/bench.sh
 
 # checkpatch --strict on every patch, and every patch building on its own.
 check: deps

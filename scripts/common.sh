@@ -7,6 +7,10 @@
 LINUX_SOURCE_PACKAGE=linux-source-6.1
 LINUX_SOURCE_VERSION=6.1.192-3
 LINUX_SOURCE_TARBALL=/usr/src/linux-source-6.1.tar.xz
+# make bench also boots Debian's 6.12 (its NFS reads the cache through the
+# netfs library), unpatched.
+BENCH_SOURCE_PACKAGE=linux-source-6.12
+BENCH_SOURCE_TARBALL=/usr/src/linux-source-6.12.tar.xz
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=$ROOT/build
@@ -51,10 +55,12 @@ series_digest() {
 #   test   the kernel `make test` and `make run` boot
 #   debug  the same with the debugging options: the suite must run clean on it
 #   step   the test kernel's options, built at each patch by make check
+#   bench-* the kernels make bench compares (scripts/bench.sh), all alike
 kernel_fragments() {
 	case "$1" in
 	test | step) echo base kunit afs selinux nfs ;;
 	debug) echo base kunit afs selinux nfs debug ;;
+	bench-*) echo base nfs ;;
 	*) die "unknown kernel variant '$1' (test, debug, step)" ;;
 	esac
 }

@@ -26,6 +26,12 @@ for src in "$ROOT"/guest/tests/*.c; do
 	name=${src##*/}
 	gcc -static -O2 -Wall -Wextra -Werror -o "$staging/tests/${name%.c}.t" "$src"
 done
+# Tools the tests use, in C too.
+mkdir -p "$staging/usr/bin"
+for src in "$ROOT"/guest/tools/*.c; do
+	name=${src##*/}
+	gcc -static -O2 -Wall -Wextra -Werror -o "$staging/usr/bin/${name%.c}" "$src"
+done
 
 # The kernel's modules (test suites that run once the guest is set up),
 # flat in /lib/modules: the tests load them by name with insmod.
@@ -74,8 +80,18 @@ for prog in runcon chcon stat; do
 done
 # The SELinux test policies, which init loads; libselinux (runcon, chcon)
 # counts SELinux as enabled only where /etc/selinux/config exists.
-"$ROOT/scripts/selinux-policy.sh" "$obj" "$staging/etc/selinux/credrec"
-printf 'SELINUX=enforcing\nSELINUXTYPE=credrec\n' >"$staging/etc/selinux/config"
+# (The benchmark's kernels have no SELinux.)
+if grep -q '^CONFIG_SECURITY_SELINUX=y' "$obj/.config"; then
+	"$ROOT/scripts/selinux-policy.sh" "$obj" "$staging/etc/selinux/credrec"
+	printf 'SELINUX=enforcing\nSELINUXTYPE=credrec\n' >"$staging/etc/selinux/config"
+fi
+# make bench's kernels: the benchmark, and fio, which it runs.
+case $variant in
+bench-*)
+	cp "$ROOT/guest/bench" "$staging/bench"
+	add_program "$(command -v fio)" /usr/bin/fio
+	;;
+esac
 cp "$debroot/etc/cachefilesd.conf" "$staging/etc/"
 # The name services rpc.nfsd, rpcbind and libtirpc look up, from files.
 cp /etc/services /etc/protocols /etc/netconfig /etc/rpc "$staging/etc/"
@@ -85,7 +101,10 @@ cp -r "$ROOT/guest/lib" "$staging/lib/guest"
 cat "$obj/include/config/kernel.release" >"$staging/etc/kernel-release"
 sed -n 's/^#define UTS_VERSION "\(.*\)"$/\1/p' \
 	"$obj/include/generated/utsversion.h" >"$staging/etc/kernel-version"
-git -C "$LINUX" log --reverse --format='%s' pristine..HEAD >"$staging/etc/series"
+# (Debian's 6.12, which make bench builds, is no git repository.)
+if git -C "$LINUX" rev-parse -q --verify pristine >/dev/null 2>&1; then
+	git -C "$LINUX" log --reverse --format='%s' pristine..HEAD >"$staging/etc/series"
+fi
 [ -s "$staging/etc/series" ] || echo "(none)" >"$staging/etc/series"
 
 (cd "$staging" && find . -print0 | LC_ALL=C sort -z |

@@ -9,6 +9,9 @@
 #                                   boot, run the tests of guest/tests/
 #                                   after-reboot; logs console-after-reboot.log
 #                                   and ktap-after-reboot.log
+#   qemu.sh VARIANT --bench         run guest/bench instead of the tests,
+#                                   with more memory and bigger disks; logs
+#                                   console-bench.log and bench.log
 set -eu
 # shellcheck source=scripts/common.sh
 . "$(dirname "$0")/common.sh"
@@ -16,7 +19,7 @@ set -eu
 variant=${1:?usage: qemu.sh VARIANT [--shell | --after-reboot]}
 mode=${2:-}
 case "$mode" in
-"" | --shell | --after-reboot) ;;
+"" | --shell | --after-reboot | --bench) ;;
 *) die "unknown option '$mode'" ;;
 esac
 obj=$(objdir "$variant")
@@ -24,16 +27,27 @@ logs=
 [ "$mode" != --after-reboot ] || logs=-after-reboot
 console_log=$obj/console$logs.log
 ktap_log=$obj/ktap$logs.log
+memory=2G
+sizes="export:1G cache:512M small:48M"
+if [ "$mode" = --bench ]; then
+	console_log=$obj/console-bench.log
+	ktap_log=$obj/bench.log
+	# Five 256 MiB files, in the server's and the client's page caches,
+	# and in the cache.
+	memory=4G
+	sizes="export:2G cache:2G small:48M"
+fi
 # Test boots end by themselves within minutes (the debug kernel's, KASAN
 # under TCG, in about twelve); a shell is given an hour.
 boot_limit=600
 [ "$variant" != debug ] || boot_limit=1200
+[ "$mode" != --bench ] || boot_limit=2400
 timeout=${BOOT_TIMEOUT:-$boot_limit}
 
 # The QEMU command line, shared by the KVM probe and the real boot, in the
 # array "qemu".
 set_qemu() { # ACCEL
-	qemu=(qemu-system-x86_64 -machine q35 -accel "$1" -cpu max -smp 2 -m 2G
+	qemu=(qemu-system-x86_64 -machine q35 -accel "$1" -cpu max -smp 2 -m "$memory"
 		-nodefaults -no-reboot -display none
 		-kernel "$obj/arch/x86/boot/bzImage"
 		-initrd "$obj/initramfs.cpio.gz")
@@ -68,7 +82,7 @@ accel() {
 # guest/tests/nfs-full.t).  Fully initialised, so that no background ext4
 # initialisation runs during the tests.
 disks=()
-for disk in export:1G cache:512M small:48M; do
+for disk in $sizes; do
 	img=$obj/${disk%%:*}.img
 	if [ "$mode" != --after-reboot ]; then
 		rm -f "$img"
@@ -92,6 +106,7 @@ else
 	console=(-serial "file:$console_log")
 	args=$(append)
 	[ "$mode" != --after-reboot ] || args=$(append guest.after-reboot)
+	[ "$mode" != --bench ] || args=$(append guest.bench)
 	limit=(-k 10 "$timeout")
 fi
 

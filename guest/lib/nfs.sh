@@ -112,9 +112,15 @@ nfs_server() {
 # January 2024, not in Debian's package).  Without randomisation its heap
 # starts at 0x5555_5555_xxxx and would have to grow by some 170 MiB to reach
 # such a pointer.  It runs in its own SELinux domain (guest/selinux/).
+# The benchmark's kernels have no SELinux: then it runs unlabelled.
 cachefilesd_run() { # ARGS...
-	runcon system_u:system_r:cachefilesd_t setarch "$(uname -m)" -R cachefilesd "$@"
+	if selinux_on; then
+		runcon system_u:system_r:cachefilesd_t setarch "$(uname -m)" -R cachefilesd "$@"
+	else
+		setarch "$(uname -m)" -R cachefilesd "$@"
+	fi
 }
+selinux_on() { [ -e /sys/fs/selinux/enforce ]; }
 
 # A cache directory on its own disk: mounted, its root owned by cachefs
 # (the kernel creates the cache's files as that owner, through
@@ -124,7 +130,7 @@ cache_dir_prepare() { # DIR DEVICE
 	mkdir -p "$1" &&
 		{ grep -q " $1 " /proc/mounts || mount -t ext4 "$2" "$1"; } &&
 		chown "$CACHE_UID:$CACHE_UID" "$1" && chmod 0700 "$1" &&
-		chcon "$CACHE_CONTEXT" "$1"
+		{ ! selinux_on || chcon "$CACHE_CONTEXT" "$1"; }
 }
 CACHE_CONTEXT=system_u:object_r:cachefiles_cache_t
 

@@ -92,8 +92,12 @@ ok $? cache_work_in_service_domain
 
 # While the kernel reads the cache in a reader's task, with the cache's
 # credentials in force (subjective), /proc/PID/attr/current shows the
-# reader's own context (objective).  An I/O throttle on the cache disk
-# (cgroup v2 io.max, 4 KiB/s) holds the reader inside the cache read.
+# reader's own context (objective).  The reader faults the pages of a
+# mapping in one at a time (mmap-read: MADV_RANDOM, no readahead), so that
+# nfs_read_folio() reads each from the cache synchronously, in the reader's
+# task; readahead's cache reads are asynchronous.  An I/O throttle on the
+# cache disk (cgroup v2 io.max, 4 KiB/s) holds the reader inside the cache
+# read.
 cgroup=/sys/fs/cgroup
 slow=$cgroup/slow-cache
 in_cache_read() { grep -q cachefiles_read "/proc/$reader/stack"; }
@@ -103,9 +107,9 @@ drop_caches
 		echo +io >"$cgroup/cgroup.subtree_control" && mkdir -p "$slow" &&
 		echo "$(cat /sys/block/vdb/dev) rbps=4096" >"$slow/io.max"
 } >>"$LOG" 2>&1
-# sh, su, sh and runcon each exec the next: $! ends as cat's pid.
+# sh, su, sh and runcon each exec the next: $! ends as mmap-read's pid.
 sh -c "echo \$\$ >$slow/cgroup.procs &&
-	exec su $READER -s /bin/sh -c 'exec runcon $CTX:user_t cat $FSC/se-service'" >/dev/null 2>&1 &
+	exec su $READER -s /bin/sh -c 'exec runcon $CTX:user_t mmap-read $FSC/se-service'" >/dev/null 2>&1 &
 reader=$!
 wait_for 20 in_cache_read
 before=$?
