@@ -16,7 +16,7 @@ set -eu
 # shellcheck source=scripts/common.sh
 . "$(dirname "$0")/common.sh"
 
-variant=${1:?usage: qemu.sh VARIANT [--shell | --after-reboot]}
+variant=${1:?usage: qemu.sh VARIANT [--shell | --after-reboot | --bench]}
 mode=${2:-}
 case "$mode" in
 "" | --shell | --after-reboot | --bench) ;;
