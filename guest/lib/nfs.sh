@@ -141,9 +141,12 @@ cache_start() {
 		wait_for 10 cache_active
 }
 
-# Stop cachefilesd, and wait for its cache to be withdrawn.
+# Stop cachefilesd, and wait for it to leave and its cache to be withdrawn.
+# It may have left already: when the kernel stops a cache after an I/O
+# error (e.g. a cache file's xattr it may not write), cachefilesd exits.
 cache_stop() {
-	killall cachefilesd && wait_for 10 no_cache
+	killall -q cachefilesd
+	wait_for 10 not_running cachefilesd && wait_for 10 no_cache
 }
 
 # A cache is bound and active ("A" in the state column).
@@ -168,8 +171,7 @@ nfs_mount() { # DIR EXTRA-OPTIONS
 nfs_down() {
 	[ -e /tmp/nfs-up ] || return 0
 	umount "$FSC" "$PLAIN"
-	killall cachefilesd
-	wait_for 10 not_running cachefilesd
+	cache_stop
 	sync
 }
 not_running() { ! pidof "$1" >/dev/null; }
@@ -208,6 +210,11 @@ fscache_stat() { # LINE-NAME KEY
 		{ sub(/:$/, "", $1) }
 		$1 == p { for (i = 2; i <= NF; i++) if (index($i, k) == 1) { print substr($i, length(k) + 1); exit } }' \
 		/proc/fs/fscache/stats
+}
+
+# A file of new random bytes on the server, readable by all.
+new_file() { # NAME BYTES
+	head -c "$2" /dev/urandom >"$EXPORT/$1" && chmod 0644 "$EXPORT/$1" && sync
 }
 
 drop_caches() {

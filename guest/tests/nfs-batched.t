@@ -18,9 +18,6 @@ bdi=/sys/class/bdi/$(awk -v mp="$FSC" '$5 == mp { print $3 }' /proc/self/mountin
 ra_kb=$(cat "$bdi/read_ahead_kb")
 INJECT=/proc/sys/cachefiles/error_injection
 
-new_file() { # NAME BYTES
-	head -c "$2" /dev/urandom >"$EXPORT/$1" && chmod 0644 "$EXPORT/$1" && sync
-}
 pages_of() { echo $((($1 + page - 1) / page)); }
 fsc() { mountstat "$FSC" fsc: "$1"; }
 server_bytes() { mountstat "$FSC" bytes: 5; }

@@ -50,11 +50,6 @@ load_policy() { # VARIANT
 restart_cache() {
 	cache_stop && cache_start
 }
-new_file() { # NAME: 1 MiB of new bytes on the server
-	head -c 1048576 /dev/urandom >"$EXPORT/$1"
-	chmod 0644 "$EXPORT/$1"
-	sync
-}
 # Read a new file twice in user_t, dropping caches between: "ops pages
 # checksum" of the second read.
 read_twice() { # NAME
@@ -66,7 +61,7 @@ read_twice() { # NAME
 # with the server's bytes, and every audited create or write-open of a
 # cache file in between was done in DOMAIN alone.
 cache_work_in() { # NAME DOMAIN
-	new_file "$1"
+	new_file "$1" 1048576
 	log_mark
 	read -r ops pages bytes <<EOF
 $(read_twice "$1")
@@ -148,7 +143,7 @@ ok $? reader_domain_kept_out
 
 # The service may not write cache files: the reader still gets the server's
 # bytes, nothing is cached, and the denials name the service's domain.
-new_file se-nowrite
+new_file se-nowrite 1048576
 log_mark
 expect_denials begin "no-cache-write policy"
 load_policy no-cache-write
@@ -166,6 +161,13 @@ log_since_mark | grep "avc:  denied" | sed 's/.*avc:/# avc:/'
 [ "$ops" -gt 0 ] && [ "$pages" -eq 0 ] && [ "$bytes" = "$(sum "$EXPORT/se-nowrite")" ] &&
 	[ "$denied" = cachefiles_kernel_t ]
 ok $? no_cache_write_bounds_service
+
+# That policy may also have stopped the cache: when a cookie released
+# under it commits its file, the xattr write is denied, cachefiles takes it
+# as an I/O error and cachefilesd exits.  Whether that came before the full
+# policy was back depends on the cookie's release; restart_cache copes with
+# both.
+diag "cache stopped after an I/O error: $(log_since_mark | grep -c "stopped due to I/O error") time(s)"
 
 # No rule names the service's domain: get_kernel_cred() falls back to the
 # daemon's own, which does the cache's work.
