@@ -3,9 +3,10 @@
 
 usage: bench-report.py OUTDIR KERNEL=BENCH.LOG...
 
-Each log has lines "bench CASE RUN MiB/s" (guest/bench).  Writes
-OUTDIR/results.md (median and min per case and kernel, then the issue's
-targets as ratios of medians) and OUTDIR/results.png (gnuplot).
+Each log has lines "bench CASE RUN MiB/s" and "# profile CASE SHARE
+SYMBOL" (guest/bench).  Writes OUTDIR/results.md (median and min per case
+and kernel, the issue's targets as ratios of medians, then the busiest
+symbols of each profiled case) and OUTDIR/results.png (gnuplot).
 """
 import os
 import statistics
@@ -33,28 +34,35 @@ SEQUENTIAL = ["local-buffered", "local-direct", "nofsc", "fsc-cold",
               "fsc-warm", "fsc-warm-remount", "fsc-warm-4"]
 
 
+PROFILE_TOP = 10
+
+
 def parse(path):
-    runs, kernel = {}, ""
+    """The kernel's version, the runs by case and the profiles by case."""
+    runs, profiles, kernel = {}, {}, ""
     with open(path, encoding="utf-8", errors="replace") as log:
         for line in log:
             words = line.split()
             if line.startswith("# kernel "):
                 kernel = line[len("# kernel "):].strip()
+            if len(words) >= 4 and words[:2] == ["#", "profile"]:
+                profiles.setdefault(words[2], []).append(
+                    (words[3], " ".join(words[4:])))
             if len(words) == 4 and words[0] == "bench":
                 try:
                     runs.setdefault(words[1], []).append(float(words[3]))
                 except ValueError:
                     runs.setdefault(words[1], []).append(None)
-    return kernel, runs
+    return kernel, runs, profiles
 
 
 def main():
     outdir, specs = sys.argv[1], sys.argv[2:]
-    kernels, versions, results = [], {}, {}
+    kernels, versions, results, profiles = [], {}, {}, {}
     for spec in specs:
         name, path = spec.split("=", 1)
         kernels.append(name)
-        versions[name], results[name] = parse(path)
+        versions[name], results[name], profiles[name] = parse(path)
 
     def runs(kernel, case):
         return results.get(kernel, {}).get(case, [])
@@ -138,6 +146,21 @@ def main():
             continue
         verdict = "-" if got is None else ("met" if got >= wanted else "missed")
         lines.append(f"| {title} | >= {wanted} | {shown} | {norm} | {verdict} |")
+
+    # The profiles: each case's busiest symbols, the kernels side by side.
+    for case in dict.fromkeys(c for k in kernels for c in profiles[k]):
+        shown = [k for k in kernels if case in profiles[k]]
+        lines += ["", f"Profile of {case} (perf, cpu-clock, all CPUs, "
+                  f"self time; the top {PROFILE_TOP}):", "",
+                  "| " + " | ".join(shown) + " |",
+                  "|" + "---|" * len(shown)]
+        for i in range(min(PROFILE_TOP,
+                           max(len(profiles[k][case]) for k in shown))):
+            row = []
+            for k in shown:
+                top = profiles[k][case]
+                row.append(f"{top[i][0]} `{top[i][1]}`" if i < len(top) else "")
+            lines.append("| " + " | ".join(row) + " |")
 
     os.makedirs(outdir, exist_ok=True)
     with open(os.path.join(outdir, "results.md"), "w", encoding="utf-8") as f:

@@ -17,7 +17,7 @@ kernels=${BENCH_KERNELS:-patched-6.1 stock-6.1 stock-6.12}
 out=$BUILD/bench
 mkdir -p "$out"
 
-for p in fio gnuplot-nox "$BENCH_SOURCE_PACKAGE"; do
+for p in fio linux-perf gnuplot-nox "$BENCH_SOURCE_PACKAGE"; do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q 'ok installed' ||
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$p"
 done

@@ -85,11 +85,12 @@ if grep -q '^CONFIG_SECURITY_SELINUX=y' "$obj/.config"; then
 	"$ROOT/scripts/selinux-policy.sh" "$obj" "$staging/etc/selinux/credrec"
 	printf 'SELINUX=enforcing\nSELINUXTYPE=credrec\n' >"$staging/etc/selinux/config"
 fi
-# make bench's kernels: the benchmark, and fio, which it runs.
+# make bench's kernels: the benchmark, and fio and perf, which it runs.
 case $variant in
 bench-*)
 	cp "$ROOT/guest/bench" "$staging/bench"
 	add_program "$(command -v fio)" /usr/bin/fio
+	add_program "$(command -v perf)" /usr/bin/perf
 	;;
 esac
 cp "$debroot/etc/cachefilesd.conf" "$staging/etc/"
