@@ -14,8 +14,15 @@ for f in $(kernel_fragments "$variant"); do
 done
 mkdir -p "$obj"
 
+# ccache hashes the paths under the checkout relative to the object
+# directory, so a clone elsewhere (CI's) reuses this one's objects.  The
+# compiler then sees "../linux/..." paths: the prefix map keeps __FILE__ in
+# WARN(), BUG() and KUnit messages the kernel's own "fs/nfs/...".
+src_from_obj=$(realpath --relative-to="$obj" "$LINUX")
 kmake() {
-	make -C "$LINUX" O="$obj" ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" "$@"
+	CCACHE_BASEDIR="$ROOT" make -C "$LINUX" O="$obj" ARCH=x86_64 \
+		CC="ccache gcc" HOSTCC="ccache gcc" \
+		KCPPFLAGS="-fmacro-prefix-map=$src_from_obj/=" "$@"
 }
 
 kmake -s tinyconfig >"$obj/merge_config.log" 2>&1
