@@ -4,11 +4,12 @@
 # asynchronously.  Checked with exact counts: pages read from the cache (fsc:
 # field 1), bytes read from the server (bytes: field 5), cache reads started
 # (fscache "IO rd"), at full and partial coverage, at EOF, and with a cache
-# read that fails after it was done (cachefiles error injection, bit 4).
+# read that fails after it was done (cachefiles error injection, bit 4), and
+# with the cache invalidated while a READ was on the wire.
 # shellcheck source=guest/lib/nfs.sh
 . /lib/guest/nfs.sh
 echo "KTAP version 1"
-echo "1..17"
+echo "1..20"
 nfs_up
 
 page=4096
@@ -113,4 +114,63 @@ ok $? failed_cache_read_from_server
 wait_for 30 stored_since "$s0" "$pages" && drop_caches &&
 	counted_read failing && [ "$reads" -eq 0 ] && [ "$from_cache" -eq "$pages" ]
 ok $? failed_cache_read_repaired
+
+# Data asked of the server before the cache was invalidated is never stored
+# after it.  nfsd's READ of the file is held at the server: a reader on the
+# server, throttled by an I/O limit on the export disk (cgroup v2 io.max),
+# has the file's pages locked, and nfsd waits for them.  Meanwhile the file
+# grows on the server, and the client sees the change (a stat once its
+# attributes expire) and invalidates the cookie.  Then the limit is lifted:
+# the READ's reply must not be stored, and the file is cached again later.
+cgroup=/sys/fs/cgroup
+slow=$cgroup/slow-export
+export_disk=$(cat /sys/block/vda/dev)
+# The task has sent its read and waits for the pages it will fill.
+# shellcheck disable=SC2317 # called through wait_for
+waits_for_pages() {
+	grep -q filemap_get_pages "/proc/$1/stack" &&
+		! grep -q readahead "/proc/$1/stack"
+}
+# shellcheck disable=SC2317 # called through wait_for
+client_invalidated_since() {
+	stat "$FSC/stale" >/dev/null && [ "$(fscache_stat Invals n)" -gt "$1" ]
+}
+size=$((16 * page))
+new_file stale "$size"
+drop_caches
+{
+	{ grep -q " $cgroup cgroup2 " /proc/mounts || mount -t cgroup2 none "$cgroup"; } &&
+		echo +io >"$cgroup/cgroup.subtree_control" && mkdir -p "$slow" &&
+		echo "$export_disk rbps=1024" >"$slow/io.max"
+} >>"$LOG" 2>&1
+inval0=$(fscache_stat Invals n) ok0=$(fsc 3) fail0=$(fsc 4)
+sh -c "echo \$\$ >$slow/cgroup.procs && exec dd if=$EXPORT/stale of=/dev/null bs=$size" 2>/dev/null &
+holder=$!
+wait_for 30 waits_for_pages "$holder"
+rc=$?
+dd if="$FSC/stale" of=/tmp/stale.out bs="$size" count=1 2>/dev/null &
+reader=$!
+[ "$rc" -eq 0 ] && wait_for 30 waits_for_pages "$reader"
+rc=$?
+echo grown >>"$EXPORT/stale" &
+grower=$!
+[ "$rc" -eq 0 ] && wait_for 30 client_invalidated_since "$inval0"
+rc=$?
+diag "stale: READ held, cookie invalidated: $([ "$rc" -eq 0 ] && echo yes || echo no)"
+echo "$export_disk rbps=max" >"$slow/io.max"
+wait "$holder" && wait "$reader" && wait "$grower" && [ "$rc" -eq 0 ]
+rc=$?
+rmdir "$slow"
+[ "$rc" -eq 0 ] && [ "$(sum /tmp/stale.out)" = "$(head -c "$size" "$EXPORT/stale" | sha256sum | cut -d' ' -f1)" ]
+ok $? stale_read_right
+wait_for 30 stored_since $((ok0 + fail0)) 16
+stored_ok=$(($(fsc 3) - ok0)) store_failed=$(($(fsc 4) - fail0))
+diag "stale: pages stored $stored_ok, not stored $store_failed"
+[ "$stored_ok" -eq 0 ] && [ "$store_failed" -eq 16 ]
+ok $? stale_reply_not_stored
+size=$((size + 6))
+drop_caches
+cache_whole stale "$size" && counted_read stale &&
+	[ "$reads" -eq 0 ] && [ "$from_cache" -eq 17 ]
+ok $? stale_file_cached_again
 exit "$failed"
