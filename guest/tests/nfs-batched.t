@@ -119,7 +119,7 @@ ok $? failed_cache_read_repaired
 # after it.  nfsd's READ of the file is held at the server: a reader on the
 # server, throttled by an I/O limit on the export disk (cgroup v2 io.max),
 # has the file's pages locked, and nfsd waits for them.  Meanwhile the file
-# grows on the server, and the client sees the change (a stat once its
+# grows on the server, and the client sees the change (the new size, once its
 # attributes expire) and invalidates the cookie.  Then the limit is lifted:
 # the READ's reply must not be stored, and the file is cached again later.
 cgroup=/sys/fs/cgroup
@@ -132,8 +132,9 @@ waits_for_pages() {
 		! grep -q readahead "/proc/$1/stack"
 }
 # shellcheck disable=SC2317 # called through wait_for
-client_invalidated_since() {
-	stat "$FSC/stale" >/dev/null && [ "$(fscache_stat Invals n)" -gt "$1" ]
+client_invalidated_since() { # INVALS SIZE
+	[ "$(stat -c %s "$FSC/stale")" -gt "$2" ] &&
+		[ "$(fscache_stat Invals n)" -gt "$1" ]
 }
 size=$((16 * page))
 new_file stale "$size"
@@ -154,7 +155,7 @@ reader=$!
 rc=$?
 echo grown >>"$EXPORT/stale" &
 grower=$!
-[ "$rc" -eq 0 ] && wait_for 30 client_invalidated_since "$inval0"
+[ "$rc" -eq 0 ] && wait_for 30 client_invalidated_since "$inval0" "$size"
 rc=$?
 diag "stale: READ held, cookie invalidated: $([ "$rc" -eq 0 ] && echo yes || echo no)"
 echo "$export_disk rbps=max" >"$slow/io.max"
