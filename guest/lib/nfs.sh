@@ -217,6 +217,16 @@ new_file() { # NAME BYTES
 	head -c "$2" /dev/urandom >"$EXPORT/$1" && chmod 0644 "$EXPORT/$1" && sync
 }
 
+# A cgroup v2 group, $CGROUP/NAME, whose reads of a disk are limited to BPS
+# bytes a second (io.max; "max" lifts the limit): a task moved into it is
+# held inside its reads of that disk.
+CGROUP=/sys/fs/cgroup
+throttle_reads() { # NAME DISK BPS
+	{ grep -q " $CGROUP cgroup2 " /proc/mounts || mount -t cgroup2 none "$CGROUP"; } &&
+		echo +io >"$CGROUP/cgroup.subtree_control" && mkdir -p "$CGROUP/$1" &&
+		echo "$(cat "/sys/block/$2/dev") rbps=$3" >"$CGROUP/$1/io.max"
+}
+
 drop_caches() {
 	sync
 	echo 3 >/proc/sys/vm/drop_caches

@@ -122,9 +122,7 @@ ok $? failed_cache_read_repaired
 # grows on the server, and the client sees the change (the new size, once its
 # attributes expire) and invalidates the cookie.  Then the limit is lifted:
 # the READ's reply must not be stored, and the file is cached again later.
-cgroup=/sys/fs/cgroup
-slow=$cgroup/slow-export
-export_disk=$(cat /sys/block/vda/dev)
+slow=$CGROUP/slow-export
 # The task has sent its read and waits for the pages it will fill.
 # shellcheck disable=SC2317 # called through wait_for
 waits_for_pages() {
@@ -139,11 +137,7 @@ client_invalidated_since() { # INVALS SIZE
 size=$((16 * page))
 new_file stale "$size"
 drop_caches
-{
-	{ grep -q " $cgroup cgroup2 " /proc/mounts || mount -t cgroup2 none "$cgroup"; } &&
-		echo +io >"$cgroup/cgroup.subtree_control" && mkdir -p "$slow" &&
-		echo "$export_disk rbps=1024" >"$slow/io.max"
-} >>"$LOG" 2>&1
+throttle_reads slow-export vda 1024 >>"$LOG" 2>&1
 inval0=$(fscache_stat Invals n) ok0=$(fsc 3) fail0=$(fsc 4)
 sh -c "echo \$\$ >$slow/cgroup.procs && exec dd if=$EXPORT/stale of=/dev/null bs=$size" 2>/dev/null &
 holder=$!
@@ -158,7 +152,7 @@ grower=$!
 [ "$rc" -eq 0 ] && wait_for 30 client_invalidated_since "$inval0" "$size"
 rc=$?
 diag "stale: READ held, cookie invalidated: $([ "$rc" -eq 0 ] && echo yes || echo no)"
-echo "$export_disk rbps=max" >"$slow/io.max"
+throttle_reads slow-export vda max
 wait "$holder" && wait "$reader" && wait "$grower" && [ "$rc" -eq 0 ]
 rc=$?
 rmdir "$slow"

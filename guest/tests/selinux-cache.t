@@ -93,15 +93,10 @@ ok $? cache_work_in_service_domain
 # task; readahead's cache reads are asynchronous.  An I/O throttle on the
 # cache disk (cgroup v2 io.max, 4 KiB/s) holds the reader inside the cache
 # read.
-cgroup=/sys/fs/cgroup
-slow=$cgroup/slow-cache
+slow=$CGROUP/slow-cache
 in_cache_read() { grep -q cachefiles_read "/proc/$reader/stack"; }
 drop_caches
-{
-	{ grep -q " $cgroup cgroup2 " /proc/mounts || mount -t cgroup2 none "$cgroup"; } &&
-		echo +io >"$cgroup/cgroup.subtree_control" && mkdir -p "$slow" &&
-		echo "$(cat /sys/block/vdb/dev) rbps=4096" >"$slow/io.max"
-} >>"$LOG" 2>&1
+throttle_reads slow-cache vdb 4096 >>"$LOG" 2>&1
 # sh, su, sh and runcon each exec the next: $! ends as mmap-read's pid.
 sh -c "echo \$\$ >$slow/cgroup.procs &&
 	exec su $READER -s /bin/sh -c 'exec runcon $CTX:user_t mmap-read $FSC/se-service'" >/dev/null 2>&1 &
