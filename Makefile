@@ -38,4 +38,4 @@ selftest: tree
 	tests/report/run.sh
 
 clean:
-	rm -rf build/obj-* build/linux-step
+	rm -rf build/obj-* build/step

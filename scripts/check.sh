@@ -21,9 +21,12 @@ done < <(series_patches)
 [ "$bad" -eq 0 ] || die "checkpatch --strict reports problems (above)"
 say "checkpatch --strict: clean on $(series_patches | wc -l) patches"
 
-step=$BUILD/linux-step
-[ -d "$step/.git" ] || [ -f "$step/.git" ] ||
+step=$STEP_TREE
+if ! [ -e "$step/.git" ]; then
+	# make clean removes the directory, git still lists the worktree.
+	git -C "$LINUX" worktree prune
 	git -C "$LINUX" worktree add -q --detach "$step" pristine
+fi
 n=0
 for commit in $(git -C "$LINUX" rev-list --reverse pristine..applied); do
 	n=$((n + 1))

@@ -65,7 +65,14 @@ kernel_fragments() {
 	esac
 }
 
-# Where a variant's objects, images and logs go.
+# Where a variant's objects, images and logs go.  make check's tree is
+# $STEP_TREE: its objects sit beside it, as build/obj-test sits beside
+# build/linux, so that the path from objects to source, which ccache hashes,
+# is the test kernel's and the builds share objects.
+STEP_TREE=$BUILD/step/linux
 objdir() {
-	echo "$BUILD/obj-$1"
+	case "$1" in
+	step) echo "$BUILD/step/obj" ;;
+	*) echo "$BUILD/obj-$1" ;;
+	esac
 }
