@@ -4,38 +4,47 @@
 #   boot.sh VARIANT           boot, run every test, power off, report
 #   boot.sh VARIANT --shell   the same with a shell in the guest at the end
 #   TESTS="NAME..."           only these guest tests (names of guest/tests,
-#                             after-reboot/ included; a name may repeat)
+#                             after-reboot/ and debian-policy/ included; a
+#                             name may repeat), and only the boots they need
 set -eu
 # shellcheck source=scripts/common.sh
 . "$(dirname "$0")/common.sh"
 
 variant=${1:?usage: boot.sh VARIANT [--shell]}
+obj=$(objdir "$variant")
 suites=$ROOT/tests/suites
-second_boot=yes
+# The boots after the first, in this order, each with its tests in
+# guest/tests/BOOT: after-reboot (the first boot's disks again: what must
+# survive a reboot) and debian-policy (new disks, Debian's own SELinux
+# policy).
+boots="after-reboot debian-policy"
+needed=$boots
 if [ -n "${TESTS:-}" ]; then
 	# The report expects the KUnit suites and the guest tests named.
-	suites=$(objdir "$variant")/suites
+	suites=$obj/suites
 	mkdir -p "${suites%/*}"
 	grep '^kernel:' "$ROOT/tests/suites" >"$suites"
-	second_boot=
+	needed=
 	for name in $TESTS; do
-		if [ -e "$ROOT/guest/tests/after-reboot/$name.t" ]; then
-			second_boot=yes
-		elif [ ! -e "$ROOT/guest/tests/$name.t" ] && [ ! -e "$ROOT/guest/tests/$name.c" ]; then
-			die "TESTS: no guest test '$name' in guest/tests"
-		fi
+		found=
+		[ ! -e "$ROOT/guest/tests/$name.t" ] && [ ! -e "$ROOT/guest/tests/$name.c" ] || found=yes
+		for boot in $boots; do
+			[ ! -e "$ROOT/guest/tests/$boot/$name.t" ] || found=yes needed="$needed $boot"
+		done
+		[ -n "$found" ] || die "TESTS: no guest test '$name' in guest/tests"
 		echo "guest:$name" >>"$suites"
 	done
 fi
+[ "${2:-}" != --shell ] || needed=
 "$ROOT/scripts/tree.sh"
 "$ROOT/scripts/build.sh" "$variant"
 "$ROOT/scripts/initramfs.sh" "$variant"
+rm -f "$obj"/*-after-reboot.log "$obj"/*-debian-policy.log
 "$ROOT/scripts/qemu.sh" "$@"
-# What must survive a reboot (the cache) is checked by booting again.
-if [ "${2:-}" != --shell ] && [ -n "$second_boot" ]; then
-	"$ROOT/scripts/qemu.sh" "$variant" --after-reboot
-else
-	rm -f "$(objdir "$variant")"/*-after-reboot.log
-fi
+for boot in $boots; do
+	case " $needed " in
+	*" $boot "*) "$ROOT/scripts/qemu.sh" "$variant" "--$boot" ;;
+	esac
+done
 say "results of the $variant kernel"
-"$ROOT/scripts/report.py" "$(objdir "$variant")" "$suites"
+"$ROOT/scripts/report.py" "$obj" "$suites"

@@ -22,6 +22,21 @@ PATCHES=$ROOT/patches
 # tools, rpcbind, cachefilesd), downloaded into GUEST_DEBS, never installed.
 GUEST_PACKAGES=(nfs-kernel-server nfs-common rpcbind cachefilesd)
 GUEST_DEBS=$BUILD/debs
+# Debian's SELinux reference policy, and the tools that build it (semodule)
+# and label files with it (setfiles, which runs in the guest too): downloaded
+# into GUEST_DEBS and unpacked, never installed, so that the host's SELinux
+# configuration stays as it is (policycoreutils' postinst would write
+# /etc/selinux/config).  scripts/debian-policy.sh.
+POLICY_PACKAGES=(selinux-policy-default policycoreutils)
+
+# The path of a package downloaded into GUEST_DEBS (the last, should there
+# be more than one).
+downloaded_deb() { # PACKAGE
+	local debs
+	debs=$(compgen -G "$GUEST_DEBS/${1}_*.deb") ||
+		die "no $1 package in ${GUEST_DEBS#"$ROOT"/}: run scripts/deps.sh"
+	echo "${debs##*$'\n'}"
+}
 
 # Every git operation on the kernel tree uses one fixed identity, so that
 # `git am` works on a machine with no git configuration.

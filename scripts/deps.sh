@@ -10,6 +10,9 @@ packages=(
 	xz-utils git ccache busybox-static qemu-system-x86
 	python3-ply python3-git # checkpatch.pl's SPDX check (make check)
 	checkpolicy # compiles the guest's SELinux test policy (guest/selinux/)
+	# semodule (unpacked from POLICY_PACKAGES) builds Debian's policy with
+	# libsemanage; semodule_package packages a local module for it.
+	libsemanage2 semodule-utils
 	# Copied into the guest: iproute2 and the libraries and files of
 	# GUEST_PACKAGES (below) that a Debian host may lack.
 	iproute2 e2fsprogs netbase libtirpc-common libtirpc3 libwrap0
@@ -65,8 +68,9 @@ fi
 # The NFS server, client and cache daemons run in the guest only: their
 # packages are downloaded and unpacked (scripts/initramfs.sh), never
 # installed, so that nothing starts, or loads a module, on this machine.
+# So is Debian's SELinux policy, with its tools (scripts/debian-policy.sh).
 mkdir -p "$GUEST_DEBS"
-for p in "${GUEST_PACKAGES[@]}"; do
+for p in "${GUEST_PACKAGES[@]}" "${POLICY_PACKAGES[@]}"; do
 	compgen -G "$GUEST_DEBS/${p}_*.deb" >/dev/null && continue
 	[ -n "$updated" ] || apt-get update -q
 	updated=yes

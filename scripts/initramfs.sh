@@ -19,8 +19,10 @@ cp /bin/busybox "$staging/bin/busybox"
 ln -s busybox "$staging/bin/sh"
 cp "$ROOT/guest/init" "$ROOT/guest/demo" "$staging/"
 cp "$ROOT/guest/run-tests" "$ROOT"/guest/tests/*.t "$staging/tests/"
-mkdir "$staging/tests/after-reboot"
-cp "$ROOT"/guest/tests/after-reboot/*.t "$staging/tests/after-reboot/"
+for boot in after-reboot debian-policy; do
+	mkdir "$staging/tests/$boot"
+	cp "$ROOT/guest/tests/$boot"/*.t "$staging/tests/$boot/"
+done
 # Tests written in C: static, so the guest needs no libc.
 for src in "$ROOT"/guest/tests/*.c; do
 	name=${src##*/}
@@ -49,9 +51,7 @@ debroot=$BUILD/debs/root
 rm -rf "$debroot"
 mkdir -p "$debroot"
 for p in "${GUEST_PACKAGES[@]}"; do
-	debs=$(compgen -G "$GUEST_DEBS/${p}_*.deb") ||
-		die "no $p package in ${GUEST_DEBS#"$ROOT"/}: run scripts/deps.sh"
-	deb=${debs##*$'\n'} # the last, should there be more than one
+	deb=$(downloaded_deb "$p")
 	dpkg-deb -x "$deb" "$debroot"
 	dpkg-deb -f "$deb" Package Version | paste -sd' ' >>"$staging/etc/guest-packages"
 done
@@ -81,9 +81,18 @@ done
 # The SELinux test policies, which init loads; libselinux (runcon, chcon)
 # counts SELinux as enabled only where /etc/selinux/config exists.
 # (The benchmark's kernels have no SELinux.)
+# Debian's own policy, for the boot that enforces it (make test's third),
+# with the setfiles that labels the guest's files by it, and Debian's
+# cachefilesd.conf with its documented "secctx" line uncommented.
 if grep -q '^CONFIG_SECURITY_SELINUX=y' "$obj/.config"; then
 	"$ROOT/scripts/selinux-policy.sh" "$obj" "$staging/etc/selinux/credrec"
 	printf 'SELINUX=enforcing\nSELINUXTYPE=credrec\n' >"$staging/etc/selinux/config"
+	"$ROOT/scripts/debian-policy.sh" "$staging/etc/selinux/debian"
+	dpkg-deb -x "$(downloaded_deb policycoreutils)" "$debroot"
+	add_program "$debroot/sbin/setfiles" /sbin/setfiles
+	sed 's/^# *\(secctx .*\)$/\1/' "$debroot/etc/cachefilesd.conf" >"$staging/etc/cachefilesd-secctx.conf"
+	grep -q '^secctx system_u:system_r:cachefiles_kernel_t:s0$' "$staging/etc/cachefilesd-secctx.conf" ||
+		die "Debian's cachefilesd.conf no longer has the secctx line its README.Debian names"
 fi
 # make bench's kernels: the benchmark, and fio and perf, which it runs.
 case $variant in

@@ -9,6 +9,11 @@
 #                                   boot, run the tests of guest/tests/
 #                                   after-reboot; logs console-after-reboot.log
 #                                   and ktap-after-reboot.log
+#   qemu.sh VARIANT --debian-policy boot with new disks under Debian's own
+#                                   SELinux policy, run the tests of
+#                                   guest/tests/debian-policy; logs
+#                                   console-debian-policy.log and
+#                                   ktap-debian-policy.log
 #   qemu.sh VARIANT --bench         run guest/bench instead of the tests,
 #                                   with more memory and bigger disks; logs
 #                                   console-bench.log and bench.log
@@ -16,15 +21,17 @@ set -eu
 # shellcheck source=scripts/common.sh
 . "$(dirname "$0")/common.sh"
 
-variant=${1:?usage: qemu.sh VARIANT [--shell | --after-reboot | --bench]}
+variant=${1:?usage: qemu.sh VARIANT [--shell | --after-reboot | --debian-policy | --bench]}
 mode=${2:-}
 case "$mode" in
-"" | --shell | --after-reboot | --bench) ;;
+"" | --shell | --after-reboot | --debian-policy | --bench) ;;
 *) die "unknown option '$mode'" ;;
 esac
 obj=$(objdir "$variant")
 logs=
-[ "$mode" != --after-reboot ] || logs=-after-reboot
+case "$mode" in
+--after-reboot | --debian-policy) logs=-${mode#--} ;;
+esac
 console_log=$obj/console$logs.log
 ktap_log=$obj/ktap$logs.log
 memory=2G
@@ -105,7 +112,7 @@ if [ "$mode" = --shell ]; then
 else
 	console=(-serial "file:$console_log")
 	args=$(append)
-	[ "$mode" != --after-reboot ] || args=$(append guest.after-reboot)
+	[ -z "$logs" ] || args=$(append "guest.${mode#--}")
 	[ "$mode" != --bench ] || args=$(append guest.bench)
 	limit=(-k 10 "$timeout")
 fi

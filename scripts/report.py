@@ -3,7 +3,8 @@
 
 report.py OBJDIR: OBJDIR/console.log holds the kernel's console (the KUnit
 suites' KTAP among it), OBJDIR/ktap.log the guest tests' KTAP; the
-*-after-reboot.log files, when there, the same of the second boot.  Both are
+*-after-reboot.log and *-debian-policy.log files, when there, the same of
+the later boots.  All are
 parsed with the kernel tree's kunit_parser, which prints each suite.  The run
 fails on a failed or crashed case, a suite of tests/suites that never
 reported, a splat in the console, an SELinux denial that no test said it
@@ -21,6 +22,11 @@ sys.path.insert(0, os.path.join(os.environ.get('LINUX', os.path.join(ROOT, 'buil
 sys.dont_write_bytecode = True  # nothing written into the kernel tree
 import kunit_parser  # noqa: E402
 from kunit_parser import TestStatus  # noqa: E402
+
+# The boots after the first (scripts/boot.sh), by the suffix of their logs,
+# and how the report names each.
+LATER_BOOTS = [('after-reboot', ' after the reboot'),
+               ('debian-policy', " under Debian's policy")]
 
 # A report in the console that fails the run, whatever the tests said.
 # Words, not parts of words: NFS's "SECINFO:" is no INFO: report.
@@ -77,13 +83,15 @@ def expected_suites(path):
 def main(objdir, suites_file):
     console = read_lines(objdir, 'console.log')
     guest = read_lines(objdir, 'ktap.log')
-    # The second boot, when there was one: its guest tests count, its
-    # console is checked like the first's (its KUnit suites ran already).
+    # The boots after the first, when there were some: their guest tests
+    # count, their consoles are checked like the first's (the KUnit suites
+    # ran already).
     consoles = [('', console)]
     logs = [('kernel', console), ('guest', guest)]
-    if os.path.exists(os.path.join(objdir, 'console-after-reboot.log')):
-        consoles.append((' after the reboot', read_lines(objdir, 'console-after-reboot.log')))
-        logs.append(('guest', read_lines(objdir, 'ktap-after-reboot.log')))
+    for boot, where in LATER_BOOTS:
+        if os.path.exists(os.path.join(objdir, f'console-{boot}.log')):
+            consoles.append((where, read_lines(objdir, f'console-{boot}.log')))
+            logs.append(('guest', read_lines(objdir, f'ktap-{boot}.log')))
 
     problems = []
     passed = failed = skipped = 0
@@ -91,6 +99,10 @@ def main(objdir, suites_file):
     for origin, lines in logs:
         if not any('KTAP version' in line for line in lines):
             problems.append(f'no KTAP from the {origin}')
+            continue
+        if '1..0' in (line.strip() for line in lines):
+            # A boot that had none of the guest tests a run named (TESTS):
+            # nothing to count, and no error (kunit_parser calls it one).
             continue
         run = kunit_parser.parse_run_tests(lines)
         for suite in run.subtests:

@@ -232,4 +232,30 @@ drop_caches() {
 	echo 3 >/proc/sys/vm/drop_caches
 }
 
+# Read a file twice through a mount, dropping caches between: "ops pages
+# checksum" of the second read (read_counts).
+read_twice() { # MOUNTPOINT NAME
+	read_counts "$1" "$2" >/dev/null
+	drop_caches
+	read_counts "$1" "$2"
+}
+
+# The kernel log since the test's last mark, which log_mark writes there
+# with the test's name.
+MARK_NAME=${0##*/}
+MARK_NAME=${MARK_NAME%.t}
+mark=0
+log_mark() {
+	mark=$((mark + 1))
+	echo "$MARK_NAME: mark $mark" >/dev/kmsg
+}
+log_since_mark() {
+	dmesg | sed -n "/$MARK_NAME: mark $mark\$/,\$p"
+}
+# SELinux denials the test provokes are between these markers in the
+# kernel log; any other fails the run (scripts/report.py).
+expect_denials() { # begin|end REASON
+	echo "$MARK_NAME: expected AVC denials: $1 ($2)" >/dev/kmsg
+}
+
 sum() { sha256sum <"$1" | cut -d' ' -f1; }

@@ -20,16 +20,7 @@ nfs_up
 POLICIES=/etc/selinux/credrec
 CTX=system_u:system_r
 READ_PREFIX="runcon $CTX:user_t"
-mark=0
 
-# The kernel log since a new mark.
-log_mark() {
-	mark=$((mark + 1))
-	echo "selinux-cache: mark $mark" >/dev/kmsg
-}
-log_since_mark() {
-	dmesg | sed -n "/selinux-cache: mark $mark\$/,\$p"
-}
 # shellcheck disable=SC2317 # called through wait_for
 denial_logged() {
 	log_since_mark | grep -q "avc:  denied"
@@ -41,21 +32,11 @@ cache_file_domains() { # granted|denied
 		grep "tcontext=$CACHE_CONTEXT tclass=file" |
 		sed -n 's/.* scontext=[^:]*:[^:]*:\([a-z_]*\) .*/\1/p' | sort -u | paste -sd' '
 }
-expect_denials() { # begin|end REASON
-	echo "selinux-cache: expected AVC denials: $1 ($2)" >/dev/kmsg
-}
 load_policy() { # VARIANT
 	cat "$POLICIES/$1.policy" >/sys/fs/selinux/load
 }
 restart_cache() {
 	cache_stop && cache_start
-}
-# Read a new file twice in user_t, dropping caches between: "ops pages
-# checksum" of the second read.
-read_twice() { # NAME
-	read_counts "$FSC" "$1" >/dev/null
-	drop_caches
-	read_counts "$FSC" "$1"
 }
 # A new file read twice in user_t: the second read comes from the cache,
 # with the server's bytes, and every audited create or write-open of a
@@ -64,7 +45,7 @@ cache_work_in() { # NAME DOMAIN
 	new_file "$1" 1048576
 	log_mark
 	read -r ops pages bytes <<EOF
-$(read_twice "$1")
+$(read_twice "$FSC" "$1")
 EOF
 	granted=$(cache_file_domains granted)
 	diag "second read of $1 in user_t: $ops READs, $pages pages from the cache"
@@ -144,7 +125,7 @@ expect_denials begin "no-cache-write policy"
 load_policy no-cache-write
 ok $? load_no_cache_write_policy
 read -r ops pages bytes <<EOF
-$(read_twice se-nowrite)
+$(read_twice "$FSC" se-nowrite)
 EOF
 wait_for 10 denial_logged
 load_policy full

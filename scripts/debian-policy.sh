@@ -1,0 +1,87 @@
+#!/bin/bash
+# Build Debian's own SELinux policy (selinux-policy-default, the reference
+# policy) as its postinst installs it: every module the package ships, less
+# those its postinst disables ("notdefault"), linked by semodule in a
+# private root, nothing of Debian's edited.  Added to it is one local module
+# only, guest/selinux/debian/cachefilesd_dir_watch.te, for a bug of Debian's
+# cachefilesd module that it explains.  Nothing is installed or loaded on
+# this machine.  Writes into OUTDIR the binary policy (policy.33) and what
+# setfiles labels files with (file_contexts, file_contexts.subs_dist).
+# The result is kept in build/debian-policy/ until its inputs change.
+#   debian-policy.sh OUTDIR
+set -eu
+# shellcheck source=scripts/common.sh
+. "$(dirname "$0")/common.sh"
+
+out=${1:?usage: debian-policy.sh OUTDIR}
+local_module=$ROOT/guest/selinux/debian/cachefilesd_dir_watch.te
+policy_deb=$(downloaded_deb selinux-policy-default)
+tools_deb=$(downloaded_deb policycoreutils)
+# Linux 6.1 loads policies of version 33 at most.
+policy_version=33
+
+cache=$BUILD/debian-policy
+key=$(cat "$policy_deb" "$tools_deb" "$local_module" "$0" | sha256sum | cut -d' ' -f1)
+files=("policy.$policy_version" file_contexts file_contexts.subs_dist)
+if [ "$(cat "$cache/key" 2>/dev/null)" != "$key" ]; then
+	say "building Debian's SELinux policy (${policy_deb##*/})"
+	rm -rf "$cache"
+	work=$cache/work
+	mkdir -p "$work/deb" "$work/control" "$work/tools" "$work/root/etc/selinux" \
+		"$work/root/var/lib/selinux"
+	dpkg-deb -x "$policy_deb" "$work/deb"
+	dpkg-deb -e "$policy_deb" "$work/control"
+	dpkg-deb -x "$tools_deb" "$work/tools"
+	modules=$work/deb/usr/share/selinux/default
+	[ -s "$modules/.modules" ] || die "${policy_deb##*/} has no module list"
+	notdefault=$(sed -n 's/^notdefault="\(.*\)"$/\1/p' "$work/control/postinst")
+	[ -n "$notdefault" ] || die "${policy_deb##*/}'s postinst names no notdefault modules"
+
+	# The private root semodule builds in (-p).  libsemanage runs the
+	# unpacked tools: setfiles to check file_contexts, the "pp" compiler
+	# for the modules.  The binary form of file_contexts is not made
+	# (sefcontext_compile: true): setfiles reads the text.
+	cp -r "$work/deb/etc/selinux/default" "$work/root/etc/selinux/"
+	cat >"$work/root/etc/selinux/semanage.conf" <<-EOF
+		module-store = direct
+		expand-check = 0
+		policy-version = $policy_version
+		compiler-directory = $work/tools/usr/libexec/selinux/hll
+		[setfiles]
+		path = $work/tools/sbin/setfiles
+		args = -q -c \$@ \$<
+		[end]
+		[sefcontext_compile]
+		path = /bin/true
+		[end]
+	EOF
+
+	name=$(basename "$local_module" .te)
+	checkmodule -M -m -o "$work/$name.mod" "$local_module" >/dev/null
+	semodule_package -o "$work/$name.pp" -m "$work/$name.mod"
+
+	args=()
+	while read -r m; do
+		args+=(-i "$modules/$m.pp.bz2")
+	done <"$modules/.modules"
+	for m in $notdefault; do
+		args+=(-d "$m")
+	done
+	# As the postinst does (-X 100), then the local module; -n: load
+	# nothing.  "user sddm not in password file" is harmless.
+	semodule=("$work/tools/usr/sbin/semodule" -p "$work/root" -n -s default)
+	if ! "${semodule[@]}" -X 100 "${args[@]}" >"$work/semodule.log" 2>&1 ||
+		! "${semodule[@]}" -X 400 -i "$work/$name.pp" >>"$work/semodule.log" 2>&1; then
+		cat "$work/semodule.log" >&2
+		die "semodule failed to build Debian's policy"
+	fi
+	built=$work/root/etc/selinux/default
+	cp "$built/policy/policy.$policy_version" "$built/contexts/files/file_contexts" \
+		"$built/contexts/files/file_contexts.subs_dist" "$cache/"
+	rm -rf "$work"
+	echo "$key" >"$cache/key"
+fi
+mkdir -p "$out"
+for f in "${files[@]}"; do
+	cp "$cache/$f" "$out/"
+done
