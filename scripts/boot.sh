@@ -1,50 +1,92 @@
 #!/bin/bash
 # The whole test run of one kernel variant: the patched tree, its kernel,
-# the initramfs, a boot, and the report that ends in "N passed, N failed".
+# the initramfs, the boots, and the report that ends in "N passed, N
+# failed", whatever happened to the boots.
 #   boot.sh VARIANT           boot, run every test, power off, report
-#   boot.sh VARIANT --shell   the same with a shell in the guest at the end
+#   boot.sh VARIANT --shell   the first boot only, with a shell in the guest
+#                             at the end
 #   TESTS="NAME..."           only these guest tests (names of guest/tests,
 #                             after-reboot/ and debian-policy/ included; a
 #                             name may repeat), and only the boots they need
+#   SHOW=1                    print the QEMU command line of each boot, and
+#                             build and boot nothing
 set -eu
 # shellcheck source=scripts/common.sh
 . "$(dirname "$0")/common.sh"
 
 variant=${1:?usage: boot.sh VARIANT [--shell]}
 obj=$(objdir "$variant")
-suites=$ROOT/tests/suites
 # The boots after the first, in this order, each with its tests in
 # guest/tests/BOOT: after-reboot (the first boot's disks again: what must
 # survive a reboot) and debian-policy (new disks, Debian's own SELinux
 # policy).
 boots="after-reboot debian-policy"
-needed=$boots
-if [ -n "${TESTS:-}" ]; then
-	# The report expects the KUnit suites and the guest tests named.
-	suites=$obj/suites
-	mkdir -p "${suites%/*}"
-	grep '^kernel:' "$ROOT/tests/suites" >"$suites"
-	needed=
-	for name in $TESTS; do
-		found=
-		[ ! -e "$ROOT/guest/tests/$name.t" ] && [ ! -e "$ROOT/guest/tests/$name.c" ] || found=yes
-		for boot in $boots; do
-			[ ! -e "$ROOT/guest/tests/$boot/$name.t" ] || found=yes needed="$needed $boot"
-		done
-		[ -n "$found" ] || die "TESTS: no guest test '$name' in guest/tests"
-		echo "guest:$name" >>"$suites"
+
+# The boot a guest test runs in: "first", or one of $boots.
+boot_of() { # NAME
+	local boot
+	if [ -e "$ROOT/guest/tests/$1.t" ] || [ -e "$ROOT/guest/tests/$1.c" ]; then
+		echo first
+		return
+	fi
+	for boot in $boots; do
+		[ ! -e "$ROOT/guest/tests/$boot/$1.t" ] || {
+			echo "$boot"
+			return
+		}
 	done
+	die "TESTS: no guest test '$1' in guest/tests"
+}
+
+# The guest tests of the run, and the boots they need.
+if [ -n "${TESTS:-}" ]; then
+	tests=$TESTS
+else
+	tests=$(sed -n 's/^guest:\([^ #]*\).*/\1/p' "$ROOT/tests/suites")
 fi
-[ "${2:-}" != --shell ] || needed=
+needed=
+for name in $tests; do
+	boot=$(boot_of "$name")
+	needed="$needed $boot"
+done
+[ "${2:-}" != --shell ] || needed=first
+
+# What the report expects: the KUnit suites, and the guest tests of the
+# boots made.
+suites=$obj/suites
+mkdir -p "$obj"
+grep '^kernel:' "$ROOT/tests/suites" >"$suites"
+for name in $tests; do
+	boot=$(boot_of "$name")
+	case " $needed " in
+	*" $boot "*) echo "guest:$name" >>"$suites" ;;
+	esac
+done
+
+if [ -n "${SHOW:-}" ]; then
+	"$ROOT/scripts/qemu.sh" "$@"
+	for boot in $boots; do
+		case " $needed " in
+		*" $boot "*) "$ROOT/scripts/qemu.sh" "$variant" "--$boot" ;;
+		esac
+	done
+	exit 0
+fi
+
 "$ROOT/scripts/tree.sh"
 "$ROOT/scripts/build.sh" "$variant"
 "$ROOT/scripts/initramfs.sh" "$variant"
-rm -f "$obj"/*-after-reboot.log "$obj"/*-debian-policy.log
-"$ROOT/scripts/qemu.sh" "$@"
+rm -f "$obj"/*-after-reboot.log "$obj"/*-debian-policy.log "$obj"/failure*.log
+# A boot that hangs or fails is reported with the rest; the boots after it
+# are not made.
+status=0
+"$ROOT/scripts/qemu.sh" "$@" || status=1
 for boot in $boots; do
+	[ "$status" -eq 0 ] || break
 	case " $needed " in
-	*" $boot "*) "$ROOT/scripts/qemu.sh" "$variant" "--$boot" ;;
+	*" $boot "*) "$ROOT/scripts/qemu.sh" "$variant" "--$boot" || status=1 ;;
 	esac
 done
 say "results of the $variant kernel"
-"$ROOT/scripts/report.py" "$obj" "$suites"
+"$ROOT/scripts/report.py" "$obj" "$suites" || status=1
+exit "$status"

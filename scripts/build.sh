@@ -8,8 +8,11 @@ set -eu
 
 variant=${1:?usage: build.sh VARIANT}
 obj=$(objdir "$variant")
+# An assignment, so that an unknown variant (kernel_fragments dies in the
+# subshell) stops the build here.
+names=$(kernel_fragments "$variant")
 fragments=()
-for f in $(kernel_fragments "$variant"); do
+for f in $names; do
 	fragments+=("$ROOT/configs/$f.config")
 done
 mkdir -p "$obj"

@@ -76,7 +76,7 @@ kernel_fragments() {
 	test | step) echo base kunit afs selinux nfs ;;
 	debug) echo base kunit afs selinux nfs debug ;;
 	bench-*) echo base nfs bench ;;
-	*) die "unknown kernel variant '$1' (test, debug, step)" ;;
+	*) die "unknown kernel variant '$1' (test, debug, step, bench-*)" ;;
 	esac
 }
 

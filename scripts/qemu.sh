@@ -1,8 +1,11 @@
 #!/bin/bash
 # Boot one kernel variant with its initramfs under QEMU.  The console goes to
-# build/obj-VARIANT/console.log (and to the terminal with --shell), the guest
-# tests' KTAP to ktap.log.  Every boot has a time limit: a hung guest is
-# killed and the run fails with the tail of its console.
+# build/obj-VARIANT/console.log (and to the terminal with --shell), after
+# the QEMU command line; the guest tests' KTAP to ktap.log.  Every boot has
+# a time limit: a hung guest is killed.  A boot that times out, or whose
+# QEMU fails, exits non-zero with the cause in failure.log (failure-BOOT.log
+# for the later boots), which scripts/report.py reports.
+# SHOW=1: print the command line, and boot nothing.
 #   qemu.sh VARIANT                 boot, run the tests, power off
 #   qemu.sh VARIANT --shell         the same, then a shell on this terminal
 #   qemu.sh VARIANT --after-reboot  boot again with the disks of the last
@@ -34,18 +37,20 @@ case "$mode" in
 esac
 console_log=$obj/console$logs.log
 ktap_log=$obj/ktap$logs.log
+failure_log=$obj/failure$logs.log
 memory=2G
 sizes="export:1G cache:512M small:48M"
 if [ "$mode" = --bench ]; then
 	console_log=$obj/console-bench.log
 	ktap_log=$obj/bench.log
+	failure_log=$obj/failure-bench.log
 	# Five 256 MiB files, in the server's and the client's page caches,
 	# and in the cache.
 	memory=4G
 	sizes="export:2G cache:2G small:48M"
 fi
-# Test boots end by themselves within minutes (the debug kernel's, KASAN
-# under TCG, in about twelve); a shell is given an hour.
+# Test boots end by themselves within minutes (the debug kernel's first,
+# KASAN under TCG, in about ten); a shell is given an hour.
 boot_limit=600
 [ "$variant" != debug ] || boot_limit=1200
 [ "$mode" != --bench ] || boot_limit=2400
@@ -69,8 +74,13 @@ append() {
 }
 
 # KVM only where a boot under it really reaches init; the verdict is kept.
+# SHOW=1 does not probe: without a verdict, it shows TCG.
 accel() {
 	local cache=$BUILD/accel
+	if [ -n "${SHOW:-}" ] && [ ! -f "$cache" ]; then
+		echo tcg
+		return
+	fi
 	if [ ! -f "$cache" ]; then
 		echo tcg >"$cache"
 		set_qemu kvm
@@ -91,7 +101,7 @@ accel() {
 disks=()
 for disk in $sizes; do
 	img=$obj/${disk%%:*}.img
-	if [ "$mode" != --after-reboot ]; then
+	if [ "$mode" != --after-reboot ] && [ -z "${SHOW:-}" ]; then
 		rm -f "$img"
 		truncate -s "${disk#*:}" "$img"
 		mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$img"
@@ -102,29 +112,48 @@ done
 accel=$(accel)
 set_qemu "$accel"
 qemu+=("${disks[@]}")
-rm -f "$console_log" "$ktap_log"
 if [ "$mode" = --shell ]; then
-	console=(-chardev "stdio,id=con,mux=on,logfile=$console_log"
+	console=(-chardev "stdio,id=con,mux=on,logfile=$console_log,logappend=on"
 		-serial chardev:con -mon chardev=con)
 	args=$(append guest.shell)
 	# In the foreground, so that QEMU may read the terminal.
 	limit=(--foreground "${SHELL_TIMEOUT:-3600}")
 else
-	console=(-serial "file:$console_log")
+	console=(-chardev "file,id=con,path=$console_log,append=on" -serial chardev:con)
 	args=$(append)
 	[ -z "$logs" ] || args=$(append "guest.${mode#--}")
 	[ "$mode" != --bench ] || args=$(append guest.bench)
 	limit=(-k 10 "$timeout")
 fi
 
+command=(timeout "${limit[@]}" "${qemu[@]}" -append "$args"
+	"${console[@]}" -serial "file:$ktap_log")
+if [ -n "${SHOW:-}" ]; then
+	echo "# the $variant kernel's boot${mode:+ ($mode)}:"
+	printf '%q ' "${command[@]}"
+	echo
+	exit 0
+fi
+mkdir -p "$obj"
+rm -f "$console_log" "$ktap_log" "$failure_log"
+# The console log starts with the command line, to rerun a boot by hand.
+{
+	printf '# QEMU command line: '
+	printf '%q ' "${command[@]}"
+	echo
+} >"$console_log"
+
 say "booting the $variant kernel under QEMU ($accel, limit ${limit[-1]}s)"
 rc=0
-timeout "${limit[@]}" "${qemu[@]}" -append "$args" \
-	"${console[@]}" -serial "file:$ktap_log" || rc=$?
+"${command[@]}" 2>"$obj/qemu-stderr$logs.log" || rc=$?
+cat "$obj/qemu-stderr$logs.log" >&2
 if [ "$rc" -ne 0 ]; then
 	tail -n 40 "$console_log" >&2 || true
 	if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
-		die "the guest did not finish in ${limit[-1]}s (console tail above)"
+		echo "guest timed out after ${limit[-1]} s" >"$failure_log"
+	else
+		why=$(head -n 1 "$obj/qemu-stderr$logs.log")
+		echo "QEMU exited with status $rc before the guest finished${why:+: $why}" >"$failure_log"
 	fi
-	die "QEMU failed with status $rc (console tail above)"
+	die "$(cat "$failure_log") (console tail above)"
 fi

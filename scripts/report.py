@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """Read one test run's logs and say how it went.
 
-report.py OBJDIR: OBJDIR/console.log holds the kernel's console (the KUnit
-suites' KTAP among it), OBJDIR/ktap.log the guest tests' KTAP; the
-*-after-reboot.log and *-debian-policy.log files, when there, the same of
-the later boots.  All are
-parsed with the kernel tree's kunit_parser, which prints each suite.  The run
-fails on a failed or crashed case, a suite of tests/suites that never
-reported, a splat in the console, an SELinux denial that no test said it
-provokes, or a guest that never finished its tests.
+report.py OBJDIR SUITES: OBJDIR/console.log holds the kernel's console (the
+KUnit suites' KTAP among it), OBJDIR/ktap.log the guest tests' KTAP, and
+OBJDIR/failure.log, when there, why the boot ended early (scripts/qemu.sh:
+a timeout, a QEMU that failed); the *-after-reboot.log and
+*-debian-policy.log files, when there, the same of the later boots.  The
+KTAP is parsed with the kernel tree's kunit_parser, which prints each
+suite.  The run fails on a failed or crashed case, a suite of SUITES that
+never reported, a boot that ended early, a splat in a console, an SELinux
+denial that no test said it provokes, or a guest that never finished its
+tests.
 The last line printed is "N passed, N failed" (", N skipped" when any).
 """
 
@@ -88,13 +90,20 @@ def main(objdir, suites_file):
     # ran already).
     consoles = [('', console)]
     logs = [('kernel', console), ('guest', guest)]
+    failures = [('', read_lines(objdir, 'failure.log'))]
     for boot, where in LATER_BOOTS:
         if os.path.exists(os.path.join(objdir, f'console-{boot}.log')):
             consoles.append((where, read_lines(objdir, f'console-{boot}.log')))
             logs.append(('guest', read_lines(objdir, f'ktap-{boot}.log')))
+        failures.append((where, read_lines(objdir, f'failure-{boot}.log')))
 
     problems = []
     passed = failed = skipped = 0
+    # A boot that ended early counts as a failure of its own, named first.
+    for where, lines in failures:
+        for line in lines:
+            failed += 1
+            problems.append(f'the boot{where}: {line}')
     reported = set()
     for origin, lines in logs:
         if not any('KTAP version' in line for line in lines):
