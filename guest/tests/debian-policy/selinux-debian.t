@@ -16,9 +16,12 @@ diag "this test runs in $ctx; the cache directory is labelled $(/usr/bin/stat -c
 	[ "$(/usr/bin/stat -c %C "$CACHE")" = "$CACHE_CONTEXT" ]
 ok $? "enforcing Debian's policy, files labelled by its file_contexts"
 
-# The labels of the regular files in the cache, sorted, unique.
+# The labels of the regular files in the cache, sorted, unique; their count.
 cache_file_labels() {
 	find "$CACHE" -type f -exec /usr/bin/stat -c %C {} + | sort -u | paste -sd' '
+}
+cache_files() {
+	find "$CACHE" -type f | wc -l
 }
 
 # One configuration: bind, the daemon's domain, a file read twice through
@@ -36,6 +39,7 @@ cache_case() { # NAME CONFIG
 	ok $? "$1: cachefilesd runs in cachefilesd_t"
 
 	nfs_mount "$FSC" ,fsc >>"$LOG" 2>&1 || bail "mount with fsc"
+	files_before=$(cache_files)
 	new_file "$1" 1048576
 	read -r ops pages bytes <<EOF
 $(read_twice "$FSC" "$1")
@@ -45,9 +49,10 @@ EOF
 	ok $? "$1: a file read twice comes from the cache the second time"
 
 	labels=$(cache_file_labels)
-	diag "cache file labels: ${labels:-no files}"
-	[ "$labels" = "$CACHE_CONTEXT" ]
-	ok $? "$1: the cache's files are labelled cachefilesd_cache_t"
+	files_after=$(cache_files)
+	diag "cache files: $files_before before the reads, $files_after after; labels: ${labels:-none}"
+	[ "$files_after" -gt "$files_before" ] && [ "$labels" = "$CACHE_CONTEXT" ]
+	ok $? "$1: the cache's files, new ones among them, are labelled cachefilesd_cache_t"
 }
 cache_case_end() {
 	umount "$FSC"
