@@ -54,11 +54,12 @@ debian_label() {
 		debian_setfiles /dev /run /tmp /var/lib/nfs "$CACHE" &&
 		chcon system_u:object_r:init_exec_t:s0 "$LAUNCHER"
 }
-# setfiles on each filesystem by itself: in one walk across them, setfiles
-# takes files of different filesystems with the same inode number for hard
-# links, and gives later ones the first one's label (/dev/null, say, an
-# input device's).  It has no option to stay on one filesystem: the root's
-# walk excludes the others.
+# setfiles on each filesystem by itself: one walk across them all gave
+# /dev/null, /dev/cachefiles and /dev/console an input device's label
+# (event_device_t), seemingly because setfiles' hard-link table takes files
+# of different filesystems with the same inode number for one file.  It
+# has no option to stay on one filesystem: the root's walk excludes the
+# others.
 debian_setfiles() { # MOUNTPOINT...
 	set -- /proc /sys "$@"
 	excludes=
