@@ -45,9 +45,11 @@ else
 	tests=$(sed -n 's/^guest:\([^ #]*\).*/\1/p' "$ROOT/tests/suites")
 fi
 needed=
+placed= # "BOOT:NAME" for each test
 for name in $tests; do
 	boot=$(boot_of "$name")
 	needed="$needed $boot"
+	placed="$placed $boot:$name"
 done
 [ "${2:-}" != --shell ] || needed=first
 
@@ -56,10 +58,9 @@ done
 suites=$obj/suites
 mkdir -p "$obj"
 grep '^kernel:' "$ROOT/tests/suites" >"$suites"
-for name in $tests; do
-	boot=$(boot_of "$name")
+for test in $placed; do
 	case " $needed " in
-	*" $boot "*) echo "guest:$name" >>"$suites" ;;
+	*" ${test%%:*} "*) echo "guest:${test#*:}" >>"$suites" ;;
 	esac
 done
 

@@ -19,9 +19,11 @@ cp /bin/busybox "$staging/bin/busybox"
 ln -s busybox "$staging/bin/sh"
 cp "$ROOT/guest/init" "$ROOT/guest/demo" "$staging/"
 cp "$ROOT/guest/run-tests" "$ROOT"/guest/tests/*.t "$staging/tests/"
-for boot in after-reboot debian-policy; do
+# The tests of the later boots (scripts/boot.sh), a directory each.
+for dir in "$ROOT"/guest/tests/*/; do
+	boot=$(basename "$dir")
 	mkdir "$staging/tests/$boot"
-	cp "$ROOT/guest/tests/$boot"/*.t "$staging/tests/$boot/"
+	cp "$dir"*.t "$staging/tests/$boot/"
 done
 # Tests written in C: static, so the guest needs no libc.
 for src in "$ROOT"/guest/tests/*.c; do

@@ -252,6 +252,9 @@ log_mark() {
 log_since_mark() {
 	dmesg | sed -n "/$MARK_NAME: mark $mark\$/,\$p"
 }
+denials_since_mark() {
+	log_since_mark | grep "avc:  denied"
+}
 # SELinux denials the test provokes are between these markers in the
 # kernel log; any other fails the run (scripts/report.py).
 expect_denials() { # begin|end REASON

@@ -23,7 +23,7 @@ READ_PREFIX="runcon $CTX:user_t"
 
 # shellcheck disable=SC2317 # called through wait_for
 denial_logged() {
-	log_since_mark | grep -q "avc:  denied"
+	denials_since_mark >/dev/null
 }
 # The domains (types) granted or denied an audited access to cache files
 # since the mark, sorted, unique, space-separated.
@@ -112,7 +112,7 @@ expect_denials begin "user_t opens a cache file"
 runcon "$CTX:user_t" cat "$file" >/dev/null 2>&1
 rc=$?
 expect_denials end "user_t opens a cache file"
-denied=$(log_since_mark | grep "avc:  denied" | grep -c "scontext=$CTX:user_t tcontext=$CACHE_CONTEXT")
+denied=$(denials_since_mark | grep -c "scontext=$CTX:user_t tcontext=$CACHE_CONTEXT")
 diag "root in user_t reading $file: status $rc, $denied denial(s)"
 [ "$rc" -ne 0 ] && [ "$denied" -gt 0 ]
 ok $? reader_domain_kept_out
@@ -133,7 +133,7 @@ expect_denials end "no-cache-write policy"
 denied=$(cache_file_domains denied)
 diag "second read: $ops READs, $pages pages from the cache"
 diag "domains denied on cache files: ${denied:-none}"
-log_since_mark | grep "avc:  denied" | sed 's/.*avc:/# avc:/'
+denials_since_mark | sed 's/.*avc:/# avc:/'
 [ "$ops" -gt 0 ] && [ "$pages" -eq 0 ] && [ "$bytes" = "$(sum "$EXPORT/se-nowrite")" ] &&
 	[ "$denied" = cachefiles_kernel_t ]
 ok $? no_cache_write_bounds_service

@@ -59,10 +59,6 @@ cache_case_end() {
 	cache_stop || bail "cachefilesd did not stop"
 }
 
-denials_since_mark() {
-	log_since_mark | grep 'avc:  denied'
-}
-
 # cachefilesd.conf with the secctx line that Debian's README.Debian asks
 # for: the cache work runs in cachefiles_kernel_t.
 log_mark
@@ -84,9 +80,10 @@ cache_case as-shipped /etc/cachefilesd.conf
 dac_read_search_denied() { denials_since_mark | grep -q -e "$DAC_READ_SEARCH_DENIAL"; }
 wait_for 10 dac_read_search_denied
 expect_denials end "$reason"
-denials_since_mark | sed 's/^/# /'
-[ -n "$(denials_since_mark)" ] &&
-	! denials_since_mark | grep -v -q -e "$DAC_READ_SEARCH_DENIAL"
+denials=$(denials_since_mark)
+printf '%s\n' "$denials" | sed 's/^/# /'
+[ -n "$denials" ] &&
+	! printf '%s\n' "$denials" | grep -v -q -e "$DAC_READ_SEARCH_DENIAL"
 ok $? "as-shipped: the only denials are of dac_read_search to cachefilesd_t"
 cache_case_end
 exit "$failed"
