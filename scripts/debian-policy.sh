@@ -6,7 +6,16 @@
 # only, guest/selinux/debian/cachefilesd_dir_watch.te, for a bug of Debian's
 # cachefilesd module that it explains.  Nothing is installed or loaded on
 # this machine.  Writes into OUTDIR the binary policy (policy.33) and what
-# setfiles labels files with (file_contexts, file_contexts.subs_dist).
+# setfiles labels files with (file_contexts, file_contexts.subs_dist); and
+# three variants of the policy, each with more local modules of guest/
+# selinux/debian/ (the tests of guest/tests/debian-policy/ load them):
+#   no-rule.policy.33         cachefiles_service_contexts.te alone: more
+#                             contexts for the cachefiles service
+#   named-rule.policy.33      and a named rule that gives the service
+#                             cachefiles_kernel_t (cachefiles_named_rule.te)
+#   forbidden-rule.policy.33  and a named rule that gives it a context
+#                             cachefilesd may not use
+#                             (cachefiles_forbidden_rule.te)
 # The result is kept in build/debian-policy/ until its inputs change.
 #   debian-policy.sh OUTDIR
 set -eu
@@ -14,15 +23,19 @@ set -eu
 . "$(dirname "$0")/common.sh"
 
 out=${1:?usage: debian-policy.sh OUTDIR}
-local_module=$ROOT/guest/selinux/debian/cachefilesd_dir_watch.te
+local_modules=$ROOT/guest/selinux/debian
 policy_deb=$(downloaded_deb selinux-policy-default)
 tools_deb=$(downloaded_deb policycoreutils)
 # Linux 6.1 loads policies of version 33 at most.
 policy_version=33
 
 cache=$BUILD/debian-policy
-key=$(cat "$policy_deb" "$tools_deb" "$local_module" "$0" | sha256sum | cut -d' ' -f1)
+key=$(cat "$policy_deb" "$tools_deb" "$local_modules"/*.te "$0" | sha256sum | cut -d' ' -f1)
+variants=(no-rule named-rule forbidden-rule)
 files=("policy.$policy_version" file_contexts file_contexts.subs_dist)
+for variant in "${variants[@]}"; do
+	files+=("$variant.policy.$policy_version")
+done
 if [ "$(cat "$cache/key" 2>/dev/null)" != "$key" ]; then
 	say "building Debian's SELinux policy (${policy_deb##*/})"
 	rm -rf "$cache"
@@ -56,9 +69,11 @@ if [ "$(cat "$cache/key" 2>/dev/null)" != "$key" ]; then
 		[end]
 	EOF
 
-	name=$(basename "$local_module" .te)
-	checkmodule -M -m -o "$work/$name.mod" "$local_module" >/dev/null
-	semodule_package -o "$work/$name.pp" -m "$work/$name.mod"
+	for te in "$local_modules"/*.te; do
+		name=$(basename "$te" .te)
+		checkmodule -M -m -o "$work/$name.mod" "$te" >/dev/null
+		semodule_package -o "$work/$name.pp" -m "$work/$name.mod"
+	done
 
 	args=()
 	while read -r m; do
@@ -69,15 +84,28 @@ if [ "$(cat "$cache/key" 2>/dev/null)" != "$key" ]; then
 	done
 	# As the postinst does (-X 100), then the local module; -n: load
 	# nothing.  "user sddm not in password file" is harmless.
-	semodule=("$work/tools/usr/sbin/semodule" -p "$work/root" -n -s default)
-	if ! "${semodule[@]}" -X 100 "${args[@]}" >"$work/semodule.log" 2>&1 ||
-		! "${semodule[@]}" -X 400 -i "$work/$name.pp" >>"$work/semodule.log" 2>&1; then
-		cat "$work/semodule.log" >&2
-		die "semodule failed to build Debian's policy"
-	fi
+	semodule() { # ROOT ARGS...
+		local root=$1
+		shift
+		"$work/tools/usr/sbin/semodule" -p "$root" -n -s default "$@" >>"$work/semodule.log" 2>&1 || {
+			cat "$work/semodule.log" >&2
+			die "semodule failed to build Debian's policy"
+		}
+	}
+	semodule "$work/root" -X 100 "${args[@]}"
+	semodule "$work/root" -X 400 -i "$work/cachefilesd_dir_watch.pp"
 	built=$work/root/etc/selinux/default
 	cp "$built/policy/policy.$policy_version" "$built/contexts/files/file_contexts" \
 		"$built/contexts/files/file_contexts.subs_dist" "$cache/"
+	# Each variant in a copy of the private root, its modules added.
+	for variant in "${variants[@]}"; do
+		cp -a "$work/root" "$work/$variant"
+		args=(-i "$work/cachefiles_service_contexts.pp")
+		[ "$variant" = no-rule ] || args+=(-i "$work/cachefiles_${variant//-/_}.pp")
+		semodule "$work/$variant" -X 400 "${args[@]}"
+		cp "$work/$variant/etc/selinux/default/policy/policy.$policy_version" \
+			"$cache/$variant.policy.$policy_version"
+	done
 	rm -rf "$work"
 	echo "$key" >"$cache/key"
 fi

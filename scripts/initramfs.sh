@@ -85,7 +85,8 @@ done
 # (The benchmark's kernels have no SELinux.)
 # Debian's own policy, for the boot that enforces it (make test's third),
 # with the setfiles that labels the guest's files by it, and Debian's
-# cachefilesd.conf with its documented "secctx" line uncommented.
+# cachefilesd.conf with its documented "secctx" line uncommented, and with
+# it naming the other two service contexts of guest/selinux/debian/.
 if grep -q '^CONFIG_SECURITY_SELINUX=y' "$obj/.config"; then
 	"$ROOT/scripts/selinux-policy.sh" "$obj" "$staging/etc/selinux/credrec"
 	printf 'SELINUX=enforcing\nSELINUXTYPE=credrec\n' >"$staging/etc/selinux/config"
@@ -95,6 +96,10 @@ if grep -q '^CONFIG_SECURITY_SELINUX=y' "$obj/.config"; then
 	sed 's/^# *\(secctx .*\)$/\1/' "$debroot/etc/cachefilesd.conf" >"$staging/etc/cachefilesd-secctx.conf"
 	grep -q '^secctx system_u:system_r:cachefiles_kernel_t:s0$' "$staging/etc/cachefilesd-secctx.conf" ||
 		die "Debian's cachefilesd.conf no longer has the secctx line its README.Debian names"
+	for type in other forbidden; do
+		sed "s/:cachefiles_kernel_t:/:cachefiles_${type}_kernel_t:/" "$staging/etc/cachefilesd-secctx.conf" \
+			>"$staging/etc/cachefilesd-secctx-$type.conf"
+	done
 fi
 # make bench's kernels: the benchmark, and fio and perf, which it runs.
 case $variant in

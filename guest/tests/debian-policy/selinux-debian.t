@@ -5,10 +5,14 @@
 # cachefilesd.conf as shipped and with its documented "secctx" line.
 # The policy has no rule naming a context for the cachefiles service: the
 # service keeps cachefilesd's credentials, or takes the one secctx names.
+# Then each other order of decision, under variants of the policy with
+# local modules added (guest/selinux/debian/): a named rule for the service
+# to a context cachefilesd may use, or to one it may not, each with and
+# without secctx, which names a context cachefilesd may or may not use.
 # shellcheck source=guest/lib/debian-policy.sh
 . /lib/guest/debian-policy.sh
 echo "KTAP version 1"
-echo "1..10"
+echo "1..34"
 
 ctx=$(tr -d '\0' </proc/self/attr/current)
 diag "this test runs in $ctx; the cache directory is labelled $(/usr/bin/stat -c %C "$CACHE")"
@@ -85,5 +89,93 @@ printf '%s\n' "$denials" | sed 's/^/# /'
 [ -n "$denials" ] &&
 	! printf '%s\n' "$denials" | grep -v -q -e "$DAC_READ_SEARCH_DENIAL"
 ok $? "as-shipped: the only denials are of dac_read_search to cachefilesd_t"
+cache_case_end
+
+# The variants: Debian's policy with more contexts for the service, and
+# with or without a named rule for it.  Their auditallow rule logs each cache file's creation with the context that
+# creates it: the context the cache work runs in.
+debian_policy_load() { # VARIANT
+	dd if="$DEBIAN_POLICY/$1.policy.33" of=/sys/fs/selinux/load bs=16M 2>>"$LOG" ||
+		bail "loading the $1 variant of Debian's policy"
+	diag "loaded the $1 variant of Debian's policy"
+}
+created_as() { # NAME TYPE
+	creators=$(log_since_mark |
+		sed -n 's/.*avc: *granted *{ create } .* scontext=\([^ ]*\) .* tclass=file.*/\1/p' |
+		sort -u | paste -sd' ')
+	diag "cache files created as: ${creators:-nothing audited}"
+	[ "$creators" = "system_u:system_r:$2:s0" ]
+	ok $? "$1: the cache work runs in $2"
+}
+
+# A bind refused: cachefilesd exits, no cache is bound, the kernel says
+# why, and the one denial is of use_as_override on the context refused.
+# NFS reads through the fsc mount are then right, and uncached.
+bind_refused() { # NAME CONFIG REFUSED-TYPE KERNEL-MESSAGE
+	refused=system_u:system_r:$3:s0
+	denial="{ use_as_override } .* scontext=$DAEMON_CONTEXT tcontext=$refused tclass=kernel_service "
+	reason="cachefilesd_t may not use $3"
+	log_mark
+	expect_denials begin "$reason"
+	"$LAUNCHER" "$2" &
+	wait_for 10 logged_since_mark "$4"
+	said=$?
+	wait_for 10 logged_since_mark "$denial"
+	wait_for 10 not_running cachefilesd
+	expect_denials end "$reason"
+	log_since_mark | grep -E 'CacheFiles|cachefilesd:|SELinux: |avc: ' | sed 's/^/# /'
+	denials=$(denials_since_mark)
+	[ "$said" -eq 0 ] && not_running cachefilesd && no_cache &&
+		[ -n "$denials" ] && ! printf '%s\n' "$denials" | grep -v -q -e "$denial"
+	ok $? "$1: bind fails, the kernel names the service and $3"
+
+	nfs_mount "$FSC" ,fsc >>"$LOG" 2>&1 || bail "mount with fsc"
+	new_file "$1" 1048576
+	read -r ops pages bytes <<EOF
+$(read_twice "$FSC" "$1")
+EOF
+	diag "second read: $ops READs, $pages pages from the cache"
+	[ "$ops" -gt 0 ] && [ "$pages" -eq 0 ] && [ "$bytes" = "$(sum "$EXPORT/$1")" ]
+	ok $? "$1: reads through the fsc mount are right, and uncached"
+	umount "$FSC"
+}
+# shellcheck disable=SC2317 # called through wait_for
+logged_since_mark() { log_since_mark | grep -q -e "$1"; }
+
+FORBIDDEN=cachefiles_forbidden_kernel_t
+SERVICE_REFUSED="SELinux: *kernel service \"cachefiles\" of $DAEMON_CONTEXT may not act as system_u:system_r:$FORBIDDEN:s0"
+SECCTX_REFUSED="CacheFiles: Security denies permission to nominate security context system_u:system_r:$FORBIDDEN:s0: error -13"
+
+# No named rule, and secctx naming a context cachefilesd may use other
+# than Debian's cachefiles_kernel_t: the service runs in that one.
+debian_policy_load no-rule
+log_mark
+cache_case no-rule-secctx /etc/cachefilesd-secctx-other.conf
+created_as no-rule-secctx cachefiles_other_kernel_t
+cache_case_end
+
+# A named rule to cachefiles_kernel_t: without secctx the service runs in
+# it; with secctx naming another context cachefilesd may use, in that one;
+# with secctx naming one it may not use, bind fails.
+debian_policy_load named-rule
+log_mark
+cache_case named-rule /etc/cachefilesd.conf
+created_as named-rule cachefiles_kernel_t
+cache_case_end
+log_mark
+cache_case named-rule-secctx /etc/cachefilesd-secctx-other.conf
+created_as named-rule-secctx cachefiles_other_kernel_t
+cache_case_end
+bind_refused named-rule-secctx-forbidden /etc/cachefilesd-secctx-forbidden.conf \
+	"$FORBIDDEN" "$SECCTX_REFUSED"
+
+# A named rule to a context cachefilesd may not use: without secctx, bind
+# fails; with secctx naming cachefiles_kernel_t, cachefilesd's choice
+# decides, and the rule is not even computed.
+debian_policy_load forbidden-rule
+bind_refused forbidden-rule /etc/cachefilesd.conf "$FORBIDDEN" "$SERVICE_REFUSED"
+log_mark
+cache_case forbidden-rule-secctx /etc/cachefilesd-secctx.conf
+created_as forbidden-rule-secctx cachefiles_kernel_t
 cache_case_end
 exit "$failed"
