@@ -2,7 +2,7 @@
 # SELinux enforcing (the policy of guest/selinux/, loaded by init): the
 # cache daemon's policy, not the reading user's, governs the kernel's cache
 # work.  The reader reads in user_t, which may not touch the cache at all;
-# cachefilesd runs in cachefilesd_t, and the kernel's cache work in
+# cachefilesd runs confined in cachefilesd_t, and the kernel's cache work in
 # cachefiles_kernel_t, the domain the policy names for cachefilesd's
 # "cachefiles" service.  Policy variants (no-cache-write, no-named-rule)
 # are loaded for some cases, and the full policy loaded back after.
@@ -14,7 +14,7 @@
 # shellcheck source=guest/lib/nfs.sh
 . /lib/guest/nfs.sh
 echo "KTAP version 1"
-echo "1..10"
+echo "1..11"
 nfs_up
 
 POLICIES=/etc/selinux/credrec
@@ -61,6 +61,21 @@ ctx=$(tr -d "\\0" <"/proc/$(pidof cachefilesd)/attr/current")
 diag "cachefilesd runs in $ctx"
 [ "$ctx" = "$CTX:cachefilesd_t" ]
 ok $? daemon_in_its_domain
+
+# cachefilesd_t is confined: a program run in it may not read what is not
+# its own, a file of the export for one.
+new_file se-confined 4096
+log_mark
+expect_denials begin "cachefilesd_t reads the export"
+runcon "$CTX:cachefilesd_t" cat "$EXPORT/se-confined" >/dev/null 2>&1
+rc=$?
+wait_for 10 denial_logged
+expect_denials end "cachefilesd_t reads the export"
+denials_since_mark | sed 's/.*avc:/# avc:/'
+denied=$(denials_since_mark | grep -c "scontext=$CTX:cachefilesd_t tcontext=system_u:object_r:file_t ")
+diag "root in cachefilesd_t reading $EXPORT/se-confined: status $rc, $denied denial(s)"
+[ "$rc" -ne 0 ] && [ "$denied" -gt 0 ]
+ok $? daemon_confined
 
 # The reader in user_t; the cache's work in the service's domain.
 cache_work_in se-service cachefiles_kernel_t
