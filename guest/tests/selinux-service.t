@@ -1,0 +1,47 @@
+#!/bin/sh
+# SELinux's context for a kernel service under the test policy loaded: the
+# selinux_kernel_service_policy KUnit suite, a module, runs in the kunit_*
+# domains of guest/selinux/policy.te (a named rule to a context the daemon
+# may use, no rule, a named rule to one it may not use).  Its KTAP, from
+# KUnit's debugfs results, is this test's first subtest; the second checks
+# that the AVC record of the denial it provokes names the service.
+# shellcheck source=guest/lib/nfs.sh
+. /lib/guest/nfs.sh
+suite=selinux_kernel_service_policy
+module=kernel_service_policy_kunit
+debugfs=/sys/kernel/debug
+reason="kunit_daemon_t may not use kunit_forbidden_t"
+denial='avc:  denied  { use_as_override } .* service="kunit-forbidden" scontext=system_u:system_r:kunit_daemon_t tcontext=system_u:system_r:kunit_forbidden_t tclass=kernel_service '
+echo "KTAP version 1"
+echo "1..2"
+grep -q " $debugfs debugfs " /proc/mounts || mount -t debugfs debugfs "$debugfs" ||
+	bail "cannot mount debugfs"
+# The kernel cannot unload modules: the suite runs once a boot.
+[ ! -e "/sys/module/$module" ] || bail "$module is loaded already: the suite ran in this boot"
+
+log_mark
+expect_denials begin "$reason"
+insmod "/lib/modules/$module.ko"
+rc=$?
+# shellcheck disable=SC2317 # called through wait_for
+denied() { denials_since_mark | grep -q -e "$denial"; }
+wait_for 10 denied
+seen=$?
+expect_denials end "$reason"
+
+# The suite's results, less their top-level header: subtest 1.
+results=$debugfs/kunit/$suite/results
+if [ "$rc" -eq 0 ] && [ -r "$results" ]; then
+	sed '1,2d' "$results"
+	grep -q "^ok 1 $suite\$" "$results" && ! grep -q "# SKIP" "$results" || failed=1
+else
+	diag "insmod $module.ko: exit status $rc"
+	echo "not ok 1 $suite"
+	failed=1
+fi
+n=1
+
+log_since_mark | grep -E 'SELinux: |avc: ' | sed 's/^/# /'
+[ "$seen" -eq 0 ] && ! denials_since_mark | grep -v -q -e "$denial"
+ok $? "the AVC denial names the service kunit-forbidden, and is the only one"
+exit "$failed"
