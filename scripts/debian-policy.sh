@@ -2,10 +2,10 @@
 # Build Debian's own SELinux policy (selinux-policy-default, the reference
 # policy) as its postinst installs it: every module the package ships, less
 # those its postinst disables ("notdefault"), linked by semodule in a
-# private root, nothing of Debian's edited.  Added to it is one local module
-# only, guest/selinux/debian/cachefilesd_dir_watch.te, for a bug of Debian's
-# cachefilesd module that it explains.  Nothing is installed or loaded on
-# this machine.  Writes into OUTDIR the binary policy (policy.33) and what
+# private root, nothing of Debian's edited.  Added to it are two local
+# modules only, guest/selinux/debian/cachefilesd_dir_watch.te and
+# cachefilesd_sigio.te, for gaps in Debian's cachefilesd module that they
+# explain.  Nothing is installed or loaded on this machine.  Writes into OUTDIR the binary policy (policy.33) and what
 # setfiles labels files with (file_contexts, file_contexts.subs_dist); and
 # three variants of the policy, each with more local modules of guest/
 # selinux/debian/ (the tests of guest/tests/debian-policy/ load them):
@@ -93,7 +93,8 @@ if [ "$(cat "$cache/key" 2>/dev/null)" != "$key" ]; then
 		}
 	}
 	semodule "$work/root" -X 100 "${args[@]}"
-	semodule "$work/root" -X 400 -i "$work/cachefilesd_dir_watch.pp"
+	semodule "$work/root" -X 400 -i "$work/cachefilesd_dir_watch.pp" \
+		-i "$work/cachefilesd_sigio.pp"
 	built=$work/root/etc/selinux/default
 	cp "$built/policy/policy.$policy_version" "$built/contexts/files/file_contexts" \
 		"$built/contexts/files/file_contexts.subs_dist" "$cache/"
