@@ -5,8 +5,9 @@
 # private root, nothing of Debian's edited.  Added to it are two local
 # modules only, guest/selinux/debian/cachefilesd_dir_watch.te and
 # cachefilesd_sigio.te, for gaps in Debian's cachefilesd module that they
-# explain.  Nothing is installed or loaded on this machine.  Writes into OUTDIR the binary policy (policy.33) and what
-# setfiles labels files with (file_contexts, file_contexts.subs_dist); and
+# explain.  Nothing is installed or loaded on this machine.  Writes into
+# OUTDIR the binary policy (policy.33) and what setfiles labels files with
+# (file_contexts, file_contexts.subs_dist); and
 # three variants of the policy, each with more local modules of guest/
 # selinux/debian/ (the tests of guest/tests/debian-policy/ load them):
 #   no-rule.policy.33         cachefiles_service_contexts.te alone: more
@@ -82,7 +83,7 @@ if [ "$(cat "$cache/key" 2>/dev/null)" != "$key" ]; then
 	for m in $notdefault; do
 		args+=(-d "$m")
 	done
-	# As the postinst does (-X 100), then the local module; -n: load
+	# As the postinst does (-X 100), then the two local modules; -n: load
 	# nothing.  "user sddm not in password file" is harmless.
 	semodule() { # ROOT ARGS...
 		local root=$1

@@ -92,8 +92,9 @@ ok $? "as-shipped: the only denials are of dac_read_search to cachefilesd_t"
 cache_case_end
 
 # The variants: Debian's policy with more contexts for the service, and
-# with or without a named rule for it.  Their auditallow rule logs each cache file's creation with the context that
-# creates it: the context the cache work runs in.
+# with or without a named rule for it.  Their auditallow rule logs each
+# cache file's creation with the context that creates it: the context the
+# cache work runs in.
 debian_policy_load() { # VARIANT
 	dd if="$DEBIAN_POLICY/$1.policy.33" of=/sys/fs/selinux/load bs=16M 2>>"$LOG" ||
 		bail "loading the $1 variant of Debian's policy"
