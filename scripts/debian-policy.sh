@@ -85,7 +85,7 @@ if [ "$(cat "$cache/key" 2>/dev/null)" != "$key" ]; then
 	done
 	# As the postinst does (-X 100), then the two local modules; -n: load
 	# nothing.  "user sddm not in password file" is harmless.
-	semodule() { # ROOT ARGS...
+	run_semodule() { # ROOT ARGS...
 		local root=$1
 		shift
 		"$work/tools/usr/sbin/semodule" -p "$root" -n -s default "$@" >>"$work/semodule.log" 2>&1 || {
@@ -93,8 +93,8 @@ if [ "$(cat "$cache/key" 2>/dev/null)" != "$key" ]; then
 			die "semodule failed to build Debian's policy"
 		}
 	}
-	semodule "$work/root" -X 100 "${args[@]}"
-	semodule "$work/root" -X 400 -i "$work/cachefilesd_dir_watch.pp" \
+	run_semodule "$work/root" -X 100 "${args[@]}"
+	run_semodule "$work/root" -X 400 -i "$work/cachefilesd_dir_watch.pp" \
 		-i "$work/cachefilesd_sigio.pp"
 	built=$work/root/etc/selinux/default
 	cp "$built/policy/policy.$policy_version" "$built/contexts/files/file_contexts" \
@@ -104,7 +104,7 @@ if [ "$(cat "$cache/key" 2>/dev/null)" != "$key" ]; then
 		cp -a "$work/root" "$work/$variant"
 		args=(-i "$work/cachefiles_service_contexts.pp")
 		[ "$variant" = no-rule ] || args+=(-i "$work/cachefiles_${variant//-/_}.pp")
-		semodule "$work/$variant" -X 400 "${args[@]}"
+		run_semodule "$work/$variant" -X 400 "${args[@]}"
 		cp "$work/$variant/etc/selinux/default/policy/policy.$policy_version" \
 			"$cache/$variant.policy.$policy_version"
 	done

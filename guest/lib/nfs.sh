@@ -255,6 +255,9 @@ log_since_mark() {
 denials_since_mark() {
 	log_since_mark | grep "avc:  denied"
 }
+logged_since_mark() { # PATTERN
+	log_since_mark | grep -q -e "$1"
+}
 # SELinux denials the test provokes are between these markers in the
 # kernel log; any other fails the run (scripts/report.py).
 expect_denials() { # begin|end REASON

@@ -23,9 +23,7 @@ log_mark
 expect_denials begin "$reason"
 insmod "/lib/modules/$module.ko"
 rc=$?
-# shellcheck disable=SC2317 # called through wait_for
-denied() { denials_since_mark | grep -q -e "$denial"; }
-wait_for 10 denied
+wait_for 10 logged_since_mark "$denial"
 seen=$?
 expect_denials end "$reason"
 

@@ -28,6 +28,16 @@ cache_files() {
 	find "$CACHE" -type f | wc -l
 }
 
+# A new file of 1 MiB, NAME on the export, read twice through the fsc
+# mount: ops, pages and bytes of the second read (read_twice).
+read_new_file_twice() { # NAME
+	new_file "$1" 1048576
+	read -r ops pages bytes <<EOF
+$(read_twice "$FSC" "$1")
+EOF
+	diag "second read: $ops READs, $pages pages from the cache"
+}
+
 # One configuration: bind, the daemon's domain, a file read twice through
 # the fsc mount (the second read from the cache, with the server's bytes),
 # the cache files' labels.
@@ -44,11 +54,7 @@ cache_case() { # NAME CONFIG
 
 	nfs_mount "$FSC" ,fsc >>"$LOG" 2>&1 || bail "mount with fsc"
 	files_before=$(cache_files)
-	new_file "$1" 1048576
-	read -r ops pages bytes <<EOF
-$(read_twice "$FSC" "$1")
-EOF
-	diag "second read: $ops READs, $pages pages from the cache"
+	read_new_file_twice "$1"
 	[ "$ops" -eq 0 ] && [ "$pages" -ge 256 ] && [ "$bytes" = "$(sum "$EXPORT/$1")" ]
 	ok $? "$1: a file read twice comes from the cache the second time"
 
@@ -131,17 +137,11 @@ bind_refused() { # NAME CONFIG REFUSED-TYPE KERNEL-MESSAGE
 	ok $? "$1: bind fails, the kernel names the service and $3"
 
 	nfs_mount "$FSC" ,fsc >>"$LOG" 2>&1 || bail "mount with fsc"
-	new_file "$1" 1048576
-	read -r ops pages bytes <<EOF
-$(read_twice "$FSC" "$1")
-EOF
-	diag "second read: $ops READs, $pages pages from the cache"
+	read_new_file_twice "$1"
 	[ "$ops" -gt 0 ] && [ "$pages" -eq 0 ] && [ "$bytes" = "$(sum "$EXPORT/$1")" ]
 	ok $? "$1: reads through the fsc mount are right, and uncached"
 	umount "$FSC"
 }
-# shellcheck disable=SC2317 # called through wait_for
-logged_since_mark() { log_since_mark | grep -q -e "$1"; }
 
 FORBIDDEN=cachefiles_forbidden_kernel_t
 SERVICE_REFUSED="SELinux: *kernel service \"cachefiles\" of $DAEMON_CONTEXT may not act as system_u:system_r:$FORBIDDEN:s0"
