@@ -81,16 +81,17 @@ ok $? daemon_confined
 cache_work_in se-service cachefiles_kernel_t
 ok $? cache_work_in_service_domain
 
-# While the kernel reads the cache in a reader's task, with the cache's
-# credentials in force (subjective), /proc/PID/attr/current shows the
-# reader's own context (objective).  The reader faults the pages of a
-# mapping in one at a time (mmap-read: MADV_RANDOM, no readahead), so that
-# nfs_read_folio() reads each from the cache synchronously, in the reader's
-# task; readahead's cache reads are asynchronous.  An I/O throttle on the
-# cache disk (cgroup v2 io.max, 4 KiB/s) holds the reader inside the cache
-# read.
+# While a reader's task waits for a read from the cache, which cachefiles
+# submitted with the cache's credentials in force (subjective),
+# /proc/PID/attr/current shows the reader's own context (objective).  The
+# reader faults the pages of a mapping in one at a time (mmap-read:
+# MADV_RANDOM, no readahead), so that nfs_read_folio() has netfs read each
+# from the cache and waits for it in the reader's task.  An I/O throttle on
+# the cache disk (cgroup v2 io.max, 4 KiB/s) holds the reader there.  The
+# cache read is asynchronous: the task waits in netfs_begin_read(), or in
+# cachefiles_read() should the submission itself wait.
 slow=$CGROUP/slow-cache
-in_cache_read() { grep -q cachefiles_read "/proc/$reader/stack"; }
+in_cache_read() { grep -q 'netfs_begin_read\|cachefiles_read' "/proc/$reader/stack"; }
 drop_caches
 throttle_reads slow-cache vdb 4096 >>"$LOG" 2>&1
 # sh, su, sh and runcon each exec the next: $! ends as mmap-read's pid.
@@ -103,7 +104,7 @@ attr=$(tr -d '\0' <"/proc/$reader/attr/current")
 in_cache_read
 after=$?
 comm=$(cat "/proc/$reader/comm")
-sed -n '1,/cachefiles_read/p' "/proc/$reader/stack" | sed 's/^/# stack: /'
+sed -n '1,/filemap_fault/p' "/proc/$reader/stack" | sed 's/^/# stack: /'
 kill "$reader"
 wait "$reader" 2>/dev/null
 rmdir "$slow"
