@@ -203,6 +203,19 @@ nfs_reads() { # MOUNTPOINT
 		END { print n + 0 }' /proc/self/mountstats
 }
 
+# A counter of the fsc mount's fsc: line: 1 pages read from the cache,
+# 2 failed, 3 written to it, 4 not written, 5 uncached.
+fsc() { mountstat "$FSC" fsc: "$1"; }
+# Pages whose store in the cache has ended, written or not.
+stored() { echo $(($(fsc 3) + $(fsc 4))); }
+# Stores end after the read that fetched the pages: wait_for this.
+# shellcheck disable=SC2317 # called through wait_for
+stored_since() { [ $(($(stored) - $1)) -ge "$2" ]; } # STORED-BEFORE PAGES
+# The 4 KiB pages a file of BYTES spans.
+pages_of() { echo $((($1 + 4095) / 4096)); } # BYTES
+# cachefiles' error injection (cachefiles.rst).
+INJECT=/proc/sys/cachefiles/error_injection
+
 # A counter of /proc/fs/fscache/stats, e.g. "IO rd" or "NoSpace cull"; an
 # empty answer when there is no such counter.
 fscache_stat() { # LINE-NAME KEY

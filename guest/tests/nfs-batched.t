@@ -17,15 +17,8 @@ mib=1048576
 # The readahead window of the fsc mount, by its backing device's name.
 bdi=/sys/class/bdi/$(awk -v mp="$FSC" '$5 == mp { print $3 }' /proc/self/mountinfo)
 ra_kb=$(cat "$bdi/read_ahead_kb")
-INJECT=/proc/sys/cachefiles/error_injection
 
-pages_of() { echo $((($1 + page - 1) / page)); }
-fsc() { mountstat "$FSC" fsc: "$1"; }
 server_bytes() { mountstat "$FSC" bytes: 5; }
-stored() { echo $(($(fsc 3) + $(fsc 4))); }
-# Stores finish after the read that fetched the pages: wait for them.
-# shellcheck disable=SC2317 # called through wait_for
-stored_since() { [ $(($(stored) - $1)) -ge "$2" ]; }
 as_reader() { su "$READER" -s /bin/sh -c "$*"; }
 # Read a file through the fsc mount; remember what moved.
 counted_read() { # NAME

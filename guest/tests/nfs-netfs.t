@@ -14,11 +14,6 @@ echo "1..7"
 nfs_up
 
 page=4096
-INJECT=/proc/sys/cachefiles/error_injection
-fsc() { mountstat "$FSC" fsc: "$1"; }
-stored() { echo $(($(fsc 3) + $(fsc 4))); }
-# shellcheck disable=SC2317 # called through wait_for
-stored_since() { [ $(($(stored) - $1)) -ge "$2" ]; }
 # Run a reader of a file of the fsc mount; remember what moved.
 counted() { # COMMAND...
 	r0=$(nfs_reads "$FSC") ok0=$(fsc 1) fail0=$(fsc 2)
@@ -30,7 +25,7 @@ counted() { # COMMAND...
 }
 
 size=$((64 * page + 100))
-pages=65
+pages=$(pages_of "$size")
 new_file folio "$size"
 want=$(mmap-read "$EXPORT/folio")
 drop_caches
