@@ -7,7 +7,8 @@
 #                             at the end
 #   TESTS="NAME..."           only these guest tests (names of guest/tests,
 #                             after-reboot/ and debian-policy/ included; a
-#                             name may repeat), and only the boots they need
+#                             name may repeat), the tests they need, and only
+#                             the boots they need
 #   SHOW=1                    print the QEMU command line of each boot, and
 #                             build and boot nothing
 set -eu
@@ -22,25 +23,48 @@ obj=$(objdir "$variant")
 # policy).
 boots="after-reboot debian-policy"
 
-# The boot a guest test runs in: "first", or one of $boots.
-boot_of() { # NAME
-	local boot
-	if [ -e "$ROOT/guest/tests/$1.t" ] || [ -e "$ROOT/guest/tests/$1.c" ]; then
-		echo first
-		return
-	fi
-	for boot in $boots; do
-		[ ! -e "$ROOT/guest/tests/$boot/$1.t" ] || {
-			echo "$boot"
+# The file of a guest test: guest/tests/NAME.t or .c (the first boot), or
+# guest/tests/BOOT/NAME.t.
+test_file() { # NAME
+	local file
+	for file in "$ROOT/guest/tests/$1.t" "$ROOT/guest/tests/$1.c" \
+		"$ROOT"/guest/tests/*/"$1.t"; do
+		[ ! -e "$file" ] || {
+			echo "$file"
 			return
 		}
 	done
 	die "TESTS: no guest test '$1' in guest/tests"
 }
 
-# The guest tests of the run, and the boots they need.
+# The boot a guest test runs in: "first", or one of $boots.
+boot_of() { # NAME
+	local file dir
+	file=$(test_file "$1") || exit 1
+	dir=$(dirname "$file")
+	case "$dir" in
+	"$ROOT/guest/tests") echo first ;;
+	*) basename "$dir" ;;
+	esac
+}
+
+# The guest tests of the run, and the boots they need.  A test that needs
+# others to have run before it names them in a line "# needs: NAME..." of
+# its file; TESTS gets those it lacks, before the test.
 if [ -n "${TESTS:-}" ]; then
-	tests=$TESTS
+	tests=
+	for name in $TESTS; do
+		file=$(test_file "$name") || exit 1
+		needs=$(sed -n 's/^# needs: //p' "$file")
+		for need in $needs; do
+			case " $tests $TESTS " in
+			*" $need "*) ;;
+			*) tests="$tests $need" ;;
+			esac
+		done
+		tests="$tests $name"
+	done
+	export TESTS=$tests
 else
 	tests=$(sed -n 's/^guest:\([^ #]*\).*/\1/p' "$ROOT/tests/suites")
 fi

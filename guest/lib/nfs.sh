@@ -1,5 +1,7 @@
 # shellcheck shell=sh
 # shellcheck disable=SC2034 # the variables are for the tests that source it
+# shellcheck source=guest/lib/ktap.sh
+. /lib/guest/ktap.sh
 # The system the NFS tests run against, brought up once a boot by nfs_up:
 #   /dev/vda   the export disk (ext4), mounted at $EXPORT on the server
 #   /dev/vdb   the cache disk (ext4), mounted at $CACHE, cachefilesd's cache
@@ -18,10 +20,8 @@ SERVER=10.99.0.1
 FSC=/mnt/fsc
 PLAIN=/mnt/plain
 CACHE_UID=900
-READER=reader
 LOG=/tmp/nfs.log
-# Debian's programs are in the usr directories.
-PATH=/sbin:/bin:/usr/sbin:/usr/bin
+BAIL_LOG=$LOG
 # iproute2's ip: busybox's shell would run its own ip applet for "ip".
 IP=/sbin/ip
 # Short attribute caching, so that the client revalidates within a second.
@@ -29,29 +29,6 @@ NFS_OPTS=vers=4.2,retry=0,nosharecache,actimeo=1
 
 in_server() { nsenter --net=/run/netns/server "$@"; }
 in_client() { nsenter --net=/run/netns/client "$@"; }
-
-# Print a KTAP result line, and remember a failure for the exit status;
-# return the condition's status.
-failed=0
-n=0
-ok() { # CONDITION-STATUS NAME
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n $2"
-	else
-		echo "not ok $n $2"
-		failed=1
-	fi
-	return "$1"
-}
-diag() { echo "# $*"; }
-
-bail() {
-	echo "Bail out! $*"
-	sed 's/^/# /' "$LOG"
-	dmesg | tail -n 20 | sed 's/^/# dmesg: /'
-	exit 1
-}
 
 # How an NFS read of a file went: the change in the mount's READ (and
 # READ_PLUS) operations, in its fsc: count of pages read from the cache, and
@@ -211,8 +188,6 @@ stored() { echo $(($(fsc 3) + $(fsc 4))); }
 # Stores end after the read that fetched the pages: wait_for this.
 # shellcheck disable=SC2317 # called through wait_for
 stored_since() { [ $(($(stored) - $1)) -ge "$2" ]; } # STORED-BEFORE PAGES
-# The 4 KiB pages a file of BYTES spans.
-pages_of() { echo $((($1 + 4095) / 4096)); } # BYTES
 # cachefiles' error injection (cachefiles.rst).
 INJECT=/proc/sys/cachefiles/error_injection
 
@@ -223,11 +198,6 @@ fscache_stat() { # LINE-NAME KEY
 		{ sub(/:$/, "", $1) }
 		$1 == p { for (i = 2; i <= NF; i++) if (index($i, k) == 1) { print substr($i, length(k) + 1); exit } }' \
 		/proc/fs/fscache/stats
-}
-
-# A file of new random bytes on the server, readable by all.
-new_file() { # NAME BYTES
-	head -c "$2" /dev/urandom >"$EXPORT/$1" && chmod 0644 "$EXPORT/$1" && sync
 }
 
 # A cgroup v2 group, $CGROUP/NAME, whose reads of a disk are limited to BPS
@@ -276,5 +246,3 @@ logged_since_mark() { # PATTERN
 expect_denials() { # begin|end REASON
 	echo "$MARK_NAME: expected AVC denials: $1 ($2)" >/dev/kmsg
 }
-
-sum() { sha256sum <"$1" | cut -d' ' -f1; }

@@ -7,48 +7,64 @@
 # after.
 # shellcheck source=guest/lib/nfs.sh
 . /lib/guest/nfs.sh
-echo "KTAP version 1"
-echo "1..6"
+plan 6
 nfs_up
 
 for i in 1 2 3; do
-	head -c 300000 /dev/urandom >"$EXPORT/confine-$i"
+	new_file "$EXPORT/confine-$i" 300000
 done
-head -c 67108864 /dev/urandom >"$EXPORT/confine-big"
-chmod 0644 "$EXPORT"/confine-*
-sync
-drop_caches
+size=$((8 * 1048576))
+new_file "$EXPORT/confine-big" "$size"
 
 ids() { # [FILE]: the Uid and Gid lines of a /proc/PID/status, values only
 	awk '$1 == "Uid:" || $1 == "Gid:" { $1 = ""; printf "%s;", $0 }' "$@"
 }
 want=" 1000 1000 1000 1000; 1000 1000 1000 1000;"
-# The reading process itself: its pid is written before it execs cat.
-rm -f /tmp/reader.pid
-su "$READER" -s /bin/sh -c "echo \$\$ >/tmp/reader.pid; exec cat $FSC/confine-big >/dev/null" &
+# The reading process itself, sampled while it reads confine-big from the
+# cache: the file is cached first, then read again by a reader whose reads
+# of the cache disk an I/O throttle (1 MiB/s) holds for some seconds.
+stored0=$(stored)
+read_counts "$FSC" confine-big >/dev/null
+wait_for 30 stored_since "$stored0" "$(pages_of "$size")" ||
+	diag "stored before the read under test: $(($(stored) - stored0)) pages"
+drop_caches
+slow=$CGROUP/slow-confine
+throttle_reads slow-confine vdb 1048576 >>"$LOG" 2>&1 || bail "io throttle"
+from_cache0=$(fsc 1)
+sh -c "echo \$\$ >$slow/cgroup.procs && exec su $READER -s /bin/sh -c 'exec cat $FSC/confine-big'" >/dev/null &
 reader=$!
-# Without a pause: the read takes well under a second.
-until [ -s /tmp/reader.pid ]; do :; done
-pid=$(cat /tmp/reader.pid)
+# Sampled from when it is cat, as the reader (sh and su exec the next).
+# shellcheck disable=SC2317 # called through wait_for
+reader_is_cat() { [ "$(cat "/proc/$reader/comm")" = cat ]; }
+wait_for 10 reader_is_cat || diag "the reader never became cat"
+# At most 2000 samples; the read takes some 8 s, the samples far less each.
 during=
-while kill -0 "$pid" 2>/dev/null; do
-	during="$during$(ids "/proc/$pid/status" 2>/dev/null)
+samples=0
+while [ "$samples" -lt 2000 ] && kill -0 "$reader" 2>/dev/null; do
+	during="$during$(ids "/proc/$reader/status" 2>/dev/null)
 "
+	samples=$((samples + 1))
 done
+from_cache=$(($(fsc 1) - from_cache0))
+echo "$(cat /sys/block/vdb/dev) rbps=max" >"$slow/io.max"
 wait "$reader"
 ok $? reader_read
+rmdir "$slow"
 bad=$(echo "$during" | grep -v -x -F -e "$want" -e "" | sort -u)
-[ -n "$during" ] && [ -z "$bad" ]
+seen=$(echo "$during" | grep -c -x -F -e "$want")
+diag "$samples samples of the reader's ids while it read, $seen as wanted;" \
+	"$from_cache pages read from the cache"
+expect_ge "samples of the reader's ids, as wanted" 10 "$seen"
+expect_eq "other ids seen" "" "$bad"
+expect_ge "pages read from the cache while sampling" 1 "$from_cache"
 ok $? reader_ids_unchanged_while_reading
-[ -z "$bad" ] || diag "ids seen while reading: $bad"
 
 for i in 1 2 3; do
-	su "$READER" -s /bin/sh -c "cat $FSC/confine-$i >/dev/null"
+	as_reader "cat $FSC/confine-$i >/dev/null"
 done
-after=$(su "$READER" -s /bin/sh -c 'cat /proc/self/status' | ids)
-[ "$after" = "$want" ]
+after=$(as_reader 'cat /proc/self/status' | ids)
+expect_eq "ids after reading" "$want" "$after"
 ok $? reader_ids_unchanged_after
-[ "$after" = "$want" ] || diag "ids after reading: $after"
 
 # The cache's data files are linked into the cache once FS-Cache lets go of
 # their cookies: after the client forgets the inodes and the cookies' LRU
@@ -72,7 +88,7 @@ not_cache_owned | head -n 10 | sed 's/^/# not the cache owner: /'
 
 file=$(cache_files | head -n 1)
 [ -n "$file" ] &&
-	! su "$READER" -s /bin/sh -c "ls $CACHE" </dev/null >/dev/null 2>&1 &&
-	! su "$READER" -s /bin/sh -c "cat $file" </dev/null >/dev/null 2>&1
+	! as_reader "ls $CACHE" </dev/null >/dev/null 2>&1 &&
+	! as_reader "cat $file" </dev/null >/dev/null 2>&1
 ok $? reader_cannot_reach_cache
 exit "$failed"

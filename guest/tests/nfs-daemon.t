@@ -1,29 +1,54 @@
 #!/bin/sh
 # Losing the cache daemon, and bad input.  cachefilesd killed in the middle
-# of a read: the read still returns the server's bytes, the cache is
-# withdrawn, and a restarted cachefilesd brings caching back.  Without a
-# cache, an fsc mount works uncached.  A malformed cachefilesd.conf makes
-# cachefilesd exit with a message, and NFS goes on.  An unknown mount option
-# next to fsc fails the mount, naming the option.
+# of a read from the cache: the read still returns the server's bytes, the
+# cache is withdrawn, and a restarted cachefilesd brings caching back.
+# Without a cache, an fsc mount works uncached.  A malformed cachefilesd.conf
+# makes cachefilesd exit with a message, and NFS goes on.  An unknown mount
+# option next to fsc fails the mount, naming the option.
 # shellcheck source=guest/lib/nfs.sh
 . /lib/guest/nfs.sh
-echo "KTAP version 1"
-echo "1..11"
+plan 12
 nfs_up
 
+# The file cached first; then read again by a reader whose reads of the
+# cache disk an I/O throttle (256 KiB/s) holds in flight while cachefilesd
+# is killed.  The throttle is lifted after the kill, so that the cache can
+# be withdrawn (it waits for the reads in flight) and the read go on.
 f=daemon-loss
-head -c 67108864 /dev/urandom >"$EXPORT/$f"
-chmod 0644 "$EXPORT/$f"
+size=$((8 * 1048576))
+pages=$(pages_of "$size")
+new_file "$EXPORT/$f" "$size"
 want=$(sum "$EXPORT/$f")
-sync
+stored0=$(stored)
+read_counts "$FSC" "$f" >/dev/null
+wait_for 30 stored_since "$stored0" "$pages" ||
+	diag "stored before the read under test: $(($(stored) - stored0)) of $pages pages"
 drop_caches
-su "$READER" -s /bin/sh -c "sha256sum $FSC/$f" >/tmp/daemon-loss.out &
+slow=$CGROUP/slow-daemon-loss
+throttle_reads slow-daemon-loss vdb 262144 >>"$LOG" 2>&1 || bail "io throttle"
+from_cache0=$(fsc 1)
+# shellcheck disable=SC2317 # called through wait_for
+from_cache_since() { [ "$(fsc 1)" -gt "$1" ]; } # COUNT-BEFORE
+# sh joins the throttled group and execs su: $! is the reader.
+sh -c "echo \$\$ >$slow/cgroup.procs &&
+	exec su $READER -s /bin/sh -c 'exec sha256sum $FSC/$f'" >/tmp/daemon-loss.out 2>&1 &
 reading=$!
-sleep 2
+wait_for 20 from_cache_since "$from_cache0"
+from_cache=$(($(fsc 1) - from_cache0))
+kill -0 "$reading" 2>/dev/null
+alive=$?
 killall -KILL cachefilesd
+echo "$(cat /sys/block/vdb/dev) rbps=max" >"$slow/io.max"
+diag "at the kill: $from_cache of $pages pages read from the cache, reader running: $alive"
+expect_eq "reader running (kill -0)" 0 "$alive"
+expect_ge "pages read from the cache" 1 "$from_cache"
+expect_le "pages read from the cache" $((pages - 1)) "$from_cache"
+ok $? read_in_flight_at_daemon_loss
 wait "$reading"
 rc=$?
-[ "$rc" -eq 0 ] && [ "$(cut -d' ' -f1 /tmp/daemon-loss.out)" = "$want" ]
+rmdir "$slow"
+expect_eq "reader's exit status" 0 "$rc"
+expect_eq checksum "$want" "$(cut -d' ' -f1 /tmp/daemon-loss.out)"
 ok $? read_survives_daemon_loss
 wait_for 10 no_cache
 ok $? cache_withdrawn
@@ -32,7 +57,10 @@ ok $? cache_withdrawn
 nocache=/mnt/nocache
 nfs_mount "$nocache" ,fsc >>"$LOG" 2>&1
 ok $? fsc_mount_without_cache
-[ "$(su "$READER" -s /bin/sh -c "cat $nocache/$f" | sha256sum | cut -d' ' -f1)" = "$want" ]
+as_reader "cat $nocache/$f" >/tmp/daemon-read.out
+rc=$?
+expect_eq "reader's exit status" 0 "$rc"
+expect_eq checksum "$want" "$(sum /tmp/daemon-read.out)"
 ok $? read_without_cache
 # The kernel shows such a volume uncached: FSC "no", and no page read from
 # a cache (its fsc: line is there: the option was given).
@@ -51,23 +79,29 @@ sed 's/^/# cachefilesd: /' /tmp/bad.out
 [ "$rc" -ne 0 ] && [ -s /tmp/bad.out ] && ! cache_active
 ok $? malformed_conf_rejected
 drop_caches
-[ "$(su "$READER" -s /bin/sh -c "cat $FSC/$f" | sha256sum | cut -d' ' -f1)" = "$want" ]
+as_reader "cat $FSC/$f" >/tmp/daemon-read.out
+rc=$?
+expect_eq "reader's exit status" 0 "$rc"
+expect_eq checksum "$want" "$(sum /tmp/daemon-read.out)"
 ok $? nfs_unaffected_by_bad_conf
 
 # Debian's configuration again: caching comes back.
 cache_start >>"$LOG" 2>&1
 ok $? cachefilesd_restarts
 g=after-restart
-head -c 1048576 /dev/urandom >"$EXPORT/$g"
-chmod 0644 "$EXPORT/$g"
-sync
+gsize=1048576
+new_file "$EXPORT/$g" "$gsize"
+stored0=$(stored)
 read_counts "$FSC" "$g" >/dev/null
+wait_for 30 stored_since "$stored0" "$(pages_of "$gsize")"
 drop_caches
 read -r ops pages bytes <<EOF
 $(read_counts "$FSC" "$g")
 EOF
 diag "after the restart, second read: $ops READs, $pages pages from the cache"
-[ "$ops" -eq 0 ] && [ "$pages" -ge 256 ] && [ "$bytes" = "$(sum "$EXPORT/$g")" ]
+expect_eq "READs sent" 0 "$ops"
+expect_eq "pages from the cache" "$(pages_of "$gsize")" "$pages"
+expect_eq checksum "$(sum "$EXPORT/$g")" "$bytes"
 ok $? caching_back_after_restart
 
 # An unknown option beside fsc.

@@ -6,8 +6,7 @@
 # disk stays mounted, and Debian's cachefilesd is back at the end.
 # shellcheck source=guest/lib/nfs.sh
 . /lib/guest/nfs.sh
-echo "KTAP version 1"
-echo "1..6"
+plan 6
 nfs_up
 
 SMALL=/var/cache/fscache-small
@@ -35,25 +34,21 @@ ok $? cachefilesd_not_randomised
 
 files="full-1 full-2 full-3 full-4 full-5"
 for f in $files; do
-	head -c 16777216 /dev/urandom >"$EXPORT/$f"
-	chmod 0644 "$EXPORT/$f"
+	new_file "$EXPORT/$f" 16777216
 done
-sync
 culled0=$(fscache_stat NoSpace cull)
 bad=0
 for round in 1 2; do
 	for f in $files; do
 		drop_caches
-		got=$(su "$READER" -s /bin/sh -c "cat $FSC/$f" | sha256sum | cut -d' ' -f1)
+		as_reader "cat $FSC/$f" >/tmp/full.out
 		rc=$?
-		if [ "$rc" -ne 0 ] || [ "$got" != "$(sum "$EXPORT/$f")" ]; then
-			diag "round $round, $f: status $rc, wrong bytes"
-			bad=1
-		fi
+		expect_eq "round $round, $f: cat's exit status" 0 "$rc" || bad=1
+		expect_eq "round $round, $f: checksum" "$(sum "$EXPORT/$f")" "$(sum /tmp/full.out)" || bad=1
 	done
 done
-[ "$bad" -eq 0 ]
-ok $? every_read_right
+rm -f /tmp/full.out
+ok "$bad" every_read_right
 culled=$(($(fscache_stat NoSpace cull) - culled0))
 diag "culled: $culled; cache disk: $(df -k "$SMALL" | awk 'NR == 2 { print $3 " KiB used of " $2 }')"
 grep NoSpace /proc/fs/fscache/stats | sed 's/^/# /'

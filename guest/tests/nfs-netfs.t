@@ -9,8 +9,7 @@
 # is not used: a failed write withdraws the cache, for every later test.)
 # shellcheck source=guest/lib/nfs.sh
 . /lib/guest/nfs.sh
-echo "KTAP version 1"
-echo "1..7"
+plan 7
 nfs_up
 
 page=4096
@@ -26,7 +25,7 @@ counted() { # COMMAND...
 
 size=$((64 * page + 100))
 pages=$(pages_of "$size")
-new_file folio "$size"
+new_file "$EXPORT/folio" "$size"
 want=$(mmap-read "$EXPORT/folio")
 drop_caches
 s0=$(stored)
@@ -56,7 +55,7 @@ ok $? read_folio_cache_kept
 
 # At and across EOF, from the server and then from the cache: nothing past
 # the end, the last bytes right.
-new_file eof "$size"
+new_file "$EXPORT/eof" "$size"
 tail_want=$(tail -c 300 "$EXPORT/eof" | sha256sum)
 s0=$(stored)
 for state in cold warm; do

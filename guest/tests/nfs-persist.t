@@ -6,24 +6,28 @@
 # the export.
 # shellcheck source=guest/lib/nfs.sh
 . /lib/guest/nfs.sh
-echo "KTAP version 1"
-echo "1..4"
+plan 4
 nfs_up
 
+size=2097152
 for f in persist reboot; do
-	head -c 2097152 /dev/urandom >"$EXPORT/$f"
-	chmod 0644 "$EXPORT/$f"
+	new_file "$EXPORT/$f" "$size"
 	sum "$EXPORT/$f" >"$EXPORT/$f.sha256"
 done
 sync
 
+stored0=$(stored)
 read -r ops pages bytes <<EOF
 $(read_counts "$FSC" persist)
 EOF
 diag "first read: $ops READs, $pages pages from the cache"
-[ "$ops" -gt 0 ] && [ "$bytes" = "$(cat "$EXPORT/persist.sha256")" ]
+expect_ge "READs sent" 1 "$ops"
+expect_eq checksum "$(cat "$EXPORT/persist.sha256")" "$bytes"
 ok $? first_read_from_server
 read_counts "$FSC" reboot >/dev/null
+# Both files' pages stored before the unmount.
+wait_for 30 stored_since "$stored0" $((2 * $(pages_of "$size"))) ||
+	diag "stored before the unmount: $(($(stored) - stored0)) pages"
 
 umount "$FSC"
 ok $? unmount
@@ -32,8 +36,9 @@ read -r ops pages bytes <<EOF
 $(read_counts "$FSC" persist)
 EOF
 diag "after remounting: $ops READs, $pages pages from the cache"
-[ "$ops" -eq 0 ] && [ "$pages" -ge 512 ]
+expect_eq "READs sent" 0 "$ops"
+expect_eq "pages from the cache" "$(pages_of "$size")" "$pages"
 ok $? remount_reads_from_cache
-[ "$bytes" = "$(cat "$EXPORT/persist.sha256")" ]
+expect_eq checksum "$(cat "$EXPORT/persist.sha256")" "$bytes"
 ok $? remount_reads_right_bytes
 exit "$failed"

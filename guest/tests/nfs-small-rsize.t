@@ -8,8 +8,7 @@
 # subrequests would be smaller than a page here.
 # shellcheck source=guest/lib/nfs.sh
 . /lib/guest/nfs.sh
-echo "KTAP version 1"
-echo "1..9"
+plan 9
 nfs_up
 
 small=/mnt/rsize-1k
@@ -23,7 +22,7 @@ for size in 3000 4096 $((4 * 4096 + 1000)) $((1048576 + 1)); do
 	f=rsize-1k-$size
 	want_pages=$(((size + 4095) / 4096))
 	want_reads=$(((size + 1023) / 1024))
-	new_file "$f" "$size"
+	new_file "$EXPORT/$f" "$size"
 	want=$(sum "$EXPORT/$f")
 	drop_caches
 	read -r ops pages bytes <<END

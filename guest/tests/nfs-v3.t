@@ -6,8 +6,7 @@
 # with the server's bytes; the FSC column says yes.
 # shellcheck source=guest/lib/nfs.sh
 . /lib/guest/nfs.sh
-echo "KTAP version 1"
-echo "1..4"
+plan 4
 nfs_up
 
 v3=/mnt/v3
@@ -17,9 +16,8 @@ in_client timeout 60 mount.nfs "$SERVER:$EXPORT" "$v3" \
 ok $? mount_v3_fsc
 sed 's/^/# mount.nfs: /' /tmp/v3-mount.out
 f=version3
-head -c 1048577 /dev/urandom >"$EXPORT/$f"
-chmod 0644 "$EXPORT/$f"
-sync
+size=1048577
+new_file "$EXPORT/$f" "$size"
 want=$(sum "$EXPORT/$f")
 read -r ops1 pages1 bytes1 <<EOF
 $(read_counts "$v3" "$f")
@@ -29,9 +27,12 @@ read -r ops2 pages2 bytes2 <<EOF
 $(read_counts "$v3" "$f")
 EOF
 diag "cold read: $ops1 READs, $pages1 pages from the cache; warm: $ops2 READs, $pages2 pages"
-[ "$ops1" -gt 0 ] && [ "$bytes1" = "$want" ]
+expect_ge "READs sent" 1 "$ops1"
+expect_eq checksum "$want" "$bytes1"
 ok $? v3_cold_read_from_server
-[ "$ops2" -eq 0 ] && [ "$pages2" -ge 257 ] && [ "$bytes2" = "$want" ]
+expect_eq "READs sent" 0 "$ops2"
+expect_eq "pages from the cache" "$(pages_of "$size")" "$pages2"
+expect_eq checksum "$want" "$bytes2"
 ok $? v3_warm_read_from_cache
 [ "$(fsc_column "$v3")" = yes ]
 ok $? v3_volume_fsc_yes

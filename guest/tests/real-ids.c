@@ -39,10 +39,16 @@ static void expect(int ret, int err, const char *name)
 	result(got == err, name);
 }
 
+/* A new file: one left by an earlier run is replaced. */
 static void make_file(const char *path, uid_t uid, gid_t gid, mode_t mode)
 {
-	int fd = open(path, O_CREAT | O_EXCL | O_WRONLY, 0600);
+	int fd;
 
+	if (unlink(path) && errno != ENOENT) {
+		printf("Bail out! removing %s: %s\n", path, strerror(errno));
+		exit(1);
+	}
+	fd = open(path, O_CREAT | O_EXCL | O_WRONLY, 0600);
 	if (fd < 0 || fchown(fd, uid, gid) || fchmod(fd, mode) || close(fd)) {
 		printf("Bail out! creating %s: %s\n", path, strerror(errno));
 		exit(1);

@@ -13,8 +13,7 @@
 # markers in the kernel log; any other fails the run (scripts/report.py).
 # shellcheck source=guest/lib/nfs.sh
 . /lib/guest/nfs.sh
-echo "KTAP version 1"
-echo "1..11"
+plan 11
 nfs_up
 
 POLICIES=/etc/selinux/credrec
@@ -41,8 +40,9 @@ restart_cache() {
 # A new file read twice in user_t: the second read comes from the cache,
 # with the server's bytes, and every audited create or write-open of a
 # cache file in between was done in DOMAIN alone.
+size=1048576
 cache_work_in() { # NAME DOMAIN
-	new_file "$1" 1048576
+	new_file "$EXPORT/$1" "$size"
 	log_mark
 	read -r ops pages bytes <<EOF
 $(read_twice "$FSC" "$1")
@@ -50,8 +50,10 @@ EOF
 	granted=$(cache_file_domains granted)
 	diag "second read of $1 in user_t: $ops READs, $pages pages from the cache"
 	diag "domains granted create or write on cache files: ${granted:-none}"
-	[ "$ops" -eq 0 ] && [ "$pages" -ge 256 ] && [ "$bytes" = "$(sum "$EXPORT/$1")" ] &&
-		[ "$granted" = "$2" ]
+	expect_eq "READs sent" 0 "$ops"
+	expect_eq "pages from the cache" "$(pages_of "$size")" "$pages"
+	expect_eq checksum "$(sum "$EXPORT/$1")" "$bytes"
+	expect_eq "domains granted" "$2" "$granted"
 }
 
 [ "$(cat /sys/fs/selinux/enforce 2>/dev/null)" = 1 ]
@@ -64,7 +66,7 @@ ok $? daemon_in_its_domain
 
 # cachefilesd_t is confined: a program run in it may not read what is not
 # its own, a file of the export for one.
-new_file se-confined 4096
+new_file "$EXPORT/se-confined" 4096
 log_mark
 expect_denials begin "cachefilesd_t reads the export"
 runcon "$CTX:cachefilesd_t" cat "$EXPORT/se-confined" >/dev/null 2>&1
@@ -127,6 +129,9 @@ log_mark
 expect_denials begin "user_t opens a cache file"
 runcon "$CTX:user_t" cat "$file" >/dev/null 2>&1
 rc=$?
+# Audit records reach the log after the call returns: the end marker only
+# once the denial is there.
+wait_for 10 denial_logged
 expect_denials end "user_t opens a cache file"
 denied=$(denials_since_mark | grep -c "scontext=$CTX:user_t tcontext=$CACHE_CONTEXT")
 diag "root in user_t reading $file: status $rc, $denied denial(s)"
@@ -135,7 +140,7 @@ ok $? reader_domain_kept_out
 
 # The service may not write cache files: the reader still gets the server's
 # bytes, nothing is cached, and the denials name the service's domain.
-new_file se-nowrite 1048576
+new_file "$EXPORT/se-nowrite" "$size"
 log_mark
 expect_denials begin "no-cache-write policy"
 load_policy no-cache-write

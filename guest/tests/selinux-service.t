@@ -12,12 +12,10 @@ module=kernel_service_policy_kunit
 debugfs=/sys/kernel/debug
 reason="kunit_daemon_t may not use kunit_forbidden_t"
 denial='avc:  denied  { use_as_override } .* service="kunit-forbidden" scontext=system_u:system_r:kunit_daemon_t tcontext=system_u:system_r:kunit_forbidden_t tclass=kernel_service '
-echo "KTAP version 1"
-echo "1..2"
+plan 2
 grep -q " $debugfs debugfs " /proc/mounts || mount -t debugfs debugfs "$debugfs" ||
 	bail "cannot mount debugfs"
-# The kernel cannot unload modules: the suite runs once a boot.
-[ ! -e "/sys/module/$module" ] || bail "$module is loaded already: the suite ran in this boot"
+[ ! -e "/sys/module/$module" ] || bail "$module is loaded already"
 
 log_mark
 expect_denials begin "$reason"
@@ -32,14 +30,14 @@ results=$debugfs/kunit/$suite/results
 if [ "$rc" -eq 0 ] && [ -r "$results" ]; then
 	sed '1,2d' "$results"
 	grep -q "^ok 1 $suite\$" "$results" && ! grep -q "# SKIP" "$results" || failed=1
+	n=1
 else
-	diag "insmod $module.ko: exit status $rc"
-	echo "not ok 1 $suite"
-	failed=1
+	not_ok "$suite" "insmod $module.ko: exit status $rc"
 fi
-n=1
 
 log_since_mark | grep -E 'SELinux: |avc: ' | sed 's/^/# /'
 [ "$seen" -eq 0 ] && ! denials_since_mark | grep -v -q -e "$denial"
 ok $? "the AVC denial names the service kunit-forbidden, and is the only one"
+# Unloaded, so that the test may run again.
+[ "$rc" -ne 0 ] || rmmod "$module" || bail "rmmod $module: exit status $?"
 exit "$failed"

@@ -11,8 +11,7 @@
 # without secctx, which names a context cachefilesd may or may not use.
 # shellcheck source=guest/lib/debian-policy.sh
 . /lib/guest/debian-policy.sh
-echo "KTAP version 1"
-echo "1..34"
+plan 34
 
 ctx=$(tr -d '\0' </proc/self/attr/current)
 diag "this test runs in $ctx; the cache directory is labelled $(/usr/bin/stat -c %C "$CACHE")"
@@ -30,8 +29,9 @@ cache_files() {
 
 # A new file of 1 MiB, NAME on the export, read twice through the fsc
 # mount: ops, pages and bytes of the second read (read_twice).
+size=1048576
 read_new_file_twice() { # NAME
-	new_file "$1" 1048576
+	new_file "$EXPORT/$1" "$size"
 	read -r ops pages bytes <<EOF
 $(read_twice "$FSC" "$1")
 EOF
@@ -55,7 +55,9 @@ cache_case() { # NAME CONFIG
 	nfs_mount "$FSC" ,fsc >>"$LOG" 2>&1 || bail "mount with fsc"
 	files_before=$(cache_files)
 	read_new_file_twice "$1"
-	[ "$ops" -eq 0 ] && [ "$pages" -ge 256 ] && [ "$bytes" = "$(sum "$EXPORT/$1")" ]
+	expect_eq "READs sent" 0 "$ops"
+	expect_eq "pages from the cache" "$(pages_of "$size")" "$pages"
+	expect_eq checksum "$(sum "$EXPORT/$1")" "$bytes"
 	ok $? "$1: a file read twice comes from the cache the second time"
 
 	labels=$(cache_file_labels)
