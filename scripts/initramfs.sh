@@ -72,8 +72,10 @@ for prog in /usr/sbin/rpc.nfsd /usr/sbin/rpc.mountd /usr/sbin/exportfs \
 	add_program "$debroot$prog" "$prog"
 done
 add_program "$(command -v ip)" /sbin/ip
-# util-linux setarch: cachefilesd runs under it (guest/lib/nfs.sh).
+# util-linux setarch: cachefilesd runs under it (guest/lib/nfs.sh); and
+# setpriv, which drops a capability (cachefiles-dev.t).
 add_program "$(command -v setarch)" /usr/bin/setarch
+add_program "$(command -v setpriv)" /usr/bin/setpriv
 # Debian's coreutils, built with SELinux (busybox-static is not): runcon and
 # chcon, and stat (as /usr/bin/stat, after busybox's /bin/stat on PATH) for
 # file contexts (%C).

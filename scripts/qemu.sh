@@ -54,6 +54,10 @@ fi
 boot_limit=600
 [ "$variant" != debug ] || boot_limit=1200
 [ "$mode" != --bench ] || boot_limit=2400
+# Each guest test's own limit (guest/run-tests): the debug kernel's
+# kmemleak and KASAN make the slowest, selinux-debian, take some 5 minutes.
+test_limit=240
+[ "$variant" != debug ] || test_limit=600
 timeout=${BOOT_TIMEOUT:-$boot_limit}
 
 # The QEMU command line, shared by the KVM probe and the real boot, in the
@@ -70,7 +74,7 @@ append() {
 	local tests=
 	[ -z "${TESTS:-}" ] || tests="guest.tests=$(echo "$TESTS" | xargs | tr ' ' ,)"
 	# No AVC message lost for want of room in the audit queue.
-	echo "console=ttyS0 panic=-1 audit_backlog_limit=8192 ${GUEST_CMDLINE:-} $tests $*"
+	echo "console=ttyS0 panic=-1 audit_backlog_limit=8192 guest.test_timeout=$test_limit ${GUEST_CMDLINE:-} $tests $*"
 }
 
 # KVM only where a boot under it really reaches init; the verdict is kept.

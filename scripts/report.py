@@ -36,7 +36,12 @@ SPLAT = re.compile(r'\bBUG:|\bWARNING:|\bINFO:|Oops|KASAN:|UBSAN:|Kernel panic|'
                    r'possible circular locking|possible recursive locking|'
                    r'inconsistent lock state|lockdep|suspicious RCU usage|'
                    r'rcu.*detected stalls|self-detected stall|'
-                   r'general protection fault|unable to handle')
+                   r'general protection fault|unable to handle|'
+                   r'unreferenced object 0x|suspected memory leak')
+# The debug kernel's kmemleak: a boot that has it must show the guest's
+# scan at its end (guest/init); the leaks it finds are splats.
+KMEMLEAK_ON = 'kmemleak: Kernel memory leak detector initialized'
+KMEMLEAK_SCANNED = re.compile(r'guest: kmemleak: scanned, status 0, ')
 GUEST_DONE = 'guest: guest tests ran'
 # SELinux denials fail the run, but for those a test said it provokes: it
 # writes the two markers to /dev/kmsg around them.
@@ -144,6 +149,9 @@ def main(objdir, suites_file):
                   f'{len(unexpected)} unexpected')
         for line in unexpected:
             problems.append(f'unexpected AVC denial in the console{boot}: {line}')
+        if (any(KMEMLEAK_ON in line for line in lines) and
+                not any(KMEMLEAK_SCANNED.match(line) for line in lines)):
+            problems.append(f'kmemleak is on but the guest never scanned{boot}')
         if GUEST_DONE not in lines:
             problems.append(f'the guest never finished its tests{boot}; console tail:\n  ' +
                             '\n  '.join(lines[-30:]))
