@@ -183,11 +183,14 @@ nfs_reads() { # MOUNTPOINT
 # A counter of the fsc mount's fsc: line: 1 pages read from the cache,
 # 2 failed, 3 written to it, 4 not written, 5 uncached.
 fsc() { mountstat "$FSC" fsc: "$1"; }
-# Pages whose store in the cache has ended, written or not.
-stored() { echo $(($(fsc 3) + $(fsc 4))); }
+# Pages whose store in the cache has ended, written or not, for a mount
+# ($FSC by default).
+stored() { # [MOUNTPOINT]
+	echo $(($(mountstat "${1:-$FSC}" fsc: 3) + $(mountstat "${1:-$FSC}" fsc: 4)))
+}
 # Stores end after the read that fetched the pages: wait_for this.
 # shellcheck disable=SC2317 # called through wait_for
-stored_since() { [ $(($(stored) - $1)) -ge "$2" ]; } # STORED-BEFORE PAGES
+stored_since() { [ $(($(stored "$3") - $1)) -ge "$2" ]; } # STORED-BEFORE PAGES [MOUNTPOINT]
 # cachefiles' error injection (cachefiles.rst).
 INJECT=/proc/sys/cachefiles/error_injection
 

@@ -33,9 +33,9 @@ volume_key() {
 }
 # Read the file through $mnt twice; the second read from the cache.
 reads_from_cache() {
-	stored0=$(stored_at "$mnt")
+	stored0=$(stored "$mnt")
 	read_counts "$mnt" "$f" >/dev/null
-	wait_for 30 stored_at_since "$stored0" "$(pages_of "$size")"
+	wait_for 30 stored_since "$stored0" "$(pages_of "$size")" "$mnt"
 	drop_caches
 	read -r ops pages bytes <<EOF
 $(read_counts "$mnt" "$f")
@@ -44,9 +44,6 @@ EOF
 	expect_eq "pages from the cache" "$(pages_of "$size")" "$pages"
 	expect_eq checksum "$want" "$bytes"
 }
-stored_at() { echo $(($(mountstat "$1" fsc: 3) + $(mountstat "$1" fsc: 4))); }
-# shellcheck disable=SC2317 # called through wait_for
-stored_at_since() { [ $(($(stored_at "$mnt") - $1)) -ge "$2" ]; }
 
 # A uniquifier too long for the cache's volume key: the mount fails, and
 # the kernel says why.
