@@ -1,5 +1,5 @@
 # Entry points.  Each is a script of scripts/; see README.md.
-.PHONY: run test test-debug bench check tree export deps selftest clean
+.PHONY: run test test-debug bench check lint tree export deps selftest clean
 
 # Build the patched kernel and boot it: a shell in the guest when run from a
 # terminal, a report and a clean power-off when not.
@@ -23,6 +23,11 @@ bench: deps
 # checkpatch --strict on every patch, and every patch building on its own.
 check: deps
 	scripts/check.sh
+
+# shellcheck on the shell scripts, pyflakes on the Python, and
+# patches/README's table against the series.
+lint: deps
+	scripts/lint.sh
 
 # Unpack build/linux and apply patches/; export its commits to patches/.
 tree: deps

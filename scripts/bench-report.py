@@ -3,8 +3,8 @@
 
 usage: bench-report.py OUTDIR KERNEL=BENCH.LOG...
 
-Each log has lines "bench CASE RUN MiB/s" and "# profile CASE SHARE
-SYMBOL" (guest/bench).  Writes OUTDIR/results.md (median and min per case
+Each log has lines "# case NAME PLOT TITLE" (the cases, in order),
+"bench CASE RUN MiB/s" and "# profile CASE SHARE SYMBOL" (guest/bench).  Writes OUTDIR/results.md (median and min per case
 and kernel, the issue's targets as ratios of medians, then the busiest
 symbols of each profiled case) and OUTDIR/results.png (gnuplot).
 """
@@ -13,56 +13,44 @@ import statistics
 import subprocess
 import sys
 
-CASES = [
-    ("local-buffered", "local ext4, buffered, 1 MiB sequential"),
-    ("local-direct", "local ext4, O_DIRECT, 1 MiB sequential"),
-    ("nofsc", "NFS without fsc, 1 MiB sequential"),
-    ("fsc-cold", "NFS fsc cold (filling the cache)"),
-    ("fsc-warm", "NFS fsc warm (after drop_caches)"),
-    ("fsc-warm-remount", "NFS fsc warm (after remount)"),
-    ("nofsc-4", "NFS without fsc, 4 readers, aggregate"),
-    ("fsc-cold-4", "NFS fsc cold, 4 readers, aggregate"),
-    ("fsc-warm-4", "NFS fsc warm, 4 readers, aggregate"),
-    ("local-rand-4k", "local ext4, random 4 KiB"),
-    ("nofsc-rand-4k", "NFS without fsc, random 4 KiB"),
-    ("fsc-warm-rand-4k", "NFS fsc warm, random 4 KiB"),
-    ("local-rand-64k", "local ext4, random 64 KiB"),
-    ("nofsc-rand-64k", "NFS without fsc, random 64 KiB"),
-    ("fsc-warm-rand-64k", "NFS fsc warm, random 64 KiB"),
-]
-SEQUENTIAL = ["local-buffered", "local-direct", "nofsc", "fsc-cold",
-              "fsc-warm", "fsc-warm-remount", "fsc-warm-4"]
-
-
 PROFILE_TOP = 10
 
 
 def parse(path):
-    """The kernel's version, the runs by case and the profiles by case."""
-    runs, profiles, kernel = {}, {}, ""
+    """The kernel's version, the cases (name: (plot, title)), the runs by
+    case and the profiles by case."""
+    cases, runs, profiles, kernel = {}, {}, {}, ""
     with open(path, encoding="utf-8", errors="replace") as log:
         for line in log:
             words = line.split()
             if line.startswith("# kernel "):
                 kernel = line[len("# kernel "):].strip()
+            if len(words) >= 5 and words[:2] == ["#", "case"]:
+                cases[words[2]] = (words[3] == "plot", " ".join(words[4:]))
             if len(words) >= 4 and words[:2] == ["#", "profile"]:
                 profiles.setdefault(words[2], []).append(
                     (words[3], " ".join(words[4:])))
-            if len(words) == 4 and words[0] == "bench":
+            if len(words) == 4 and words[0] == "bench" and words[1] != "done,":
                 try:
                     runs.setdefault(words[1], []).append(float(words[3]))
                 except ValueError:
                     runs.setdefault(words[1], []).append(None)
-    return kernel, runs, profiles
+    return kernel, cases, runs, profiles
 
 
 def main():
     outdir, specs = sys.argv[1], sys.argv[2:]
-    kernels, versions, results, profiles = [], {}, {}, {}
+    kernels, versions, results, profiles, cases = [], {}, {}, {}, {}
     for spec in specs:
         name, path = spec.split("=", 1)
         kernels.append(name)
-        versions[name], results[name], profiles[name] = parse(path)
+        versions[name], its_cases, results[name], profiles[name] = parse(path)
+        cases.update(its_cases)
+    unknown = {c for k in kernels for c in results[k]
+               if c not in cases and not c.startswith("profile-")}
+    if unknown:
+        sys.exit("bench-report.py: no '# case' line for " +
+                 ", ".join(sorted(unknown)))
 
     def runs(kernel, case):
         return results.get(kernel, {}).get(case, [])
@@ -83,7 +71,7 @@ def main():
 
     lines = ["| case (MiB/s: median (min)) | " + " | ".join(kernels) + " |",
              "|---|" + "---|" * len(kernels)]
-    for case, title in CASES:
+    for case, (_, title) in cases.items():
         lines.append(f"| {title} | " +
                      " | ".join(cell(k, case) for k in kernels) + " |")
     lines.append("")
@@ -93,6 +81,7 @@ def main():
     for k in kernels:
         lines.append(f"- {k}: {versions[k]}")
 
+    # The kernels the targets compare (BENCH_KERNEL_NAMES, scripts/common.sh).
     patched, stock, new = "patched-6.1", "stock-6.1", "stock-6.12"
 
     def ratio(num, den):
@@ -100,47 +89,49 @@ def main():
             return None
         return num / den
 
-    local = [median(patched, c) for c in ("local-buffered", "local-direct")]
-    local = max((v for v in local if v is not None), default=None)
+    # The better of the local reads, buffered and O_DIRECT, as a case.
+    def value(kernel, case):
+        if case == "local-limit":
+            local = [median(kernel, c) for c in ("local-buffered", "local-direct")]
+            return max((v for v in local if v is not None), default=None)
+        return median(kernel, case)
+
+    # Each target: a title, the ratio wanted (None: for information), and
+    # the (kernel, case) over the (kernel, case) it compares.
     targets = [
         ("patched 6.1 fsc warm / stock 6.12 fsc warm", 1.0,
-         ratio(median(patched, "fsc-warm"), median(new, "fsc-warm"))),
+         (patched, "fsc-warm"), (new, "fsc-warm")),
         ("patched 6.1 fsc warm / stock 6.1 fsc warm (for information)", None,
-         ratio(median(patched, "fsc-warm"), median(stock, "fsc-warm"))),
+         (patched, "fsc-warm"), (stock, "fsc-warm")),
         ("patched 6.1 fsc warm / local limit (better of buffered, O_DIRECT)",
-         0.9, ratio(median(patched, "fsc-warm"), local)),
+         0.9, (patched, "fsc-warm"), (patched, "local-limit")),
         ("patched 6.1 fsc warm / local buffered read (for information)",
-         None, ratio(median(patched, "fsc-warm"),
-                     median(patched, "local-buffered"))),
+         None, (patched, "fsc-warm"), (patched, "local-buffered")),
         ("patched 6.1 fsc cold / patched 6.1 no fsc", 0.9,
-         ratio(median(patched, "fsc-cold"), median(patched, "nofsc"))),
+         (patched, "fsc-cold"), (patched, "nofsc")),
         ("patched 6.1 no fsc / stock 6.1 no fsc", 0.97,
-         ratio(median(patched, "nofsc"), median(stock, "nofsc"))),
+         (patched, "nofsc"), (stock, "nofsc")),
         ("patched 6.1 fsc warm, 4 readers / stock 6.12 the same", 1.0,
-         ratio(median(patched, "fsc-warm-4"), median(new, "fsc-warm-4"))),
+         (patched, "fsc-warm-4"), (new, "fsc-warm-4")),
     ]
+
     # Between kernels, also each kernel's median over the median of the
     # local buffered read of the same boot: the same code in all three
     # kernels, so that a boot that runs faster or slower as a whole under
     # TCG does not count for or against a kernel.
-    def normalised(num_kernel, den_kernel, case):
-        return ratio(
-            ratio(median(num_kernel, case), median(num_kernel, "local-buffered")),
-            ratio(median(den_kernel, case), median(den_kernel, "local-buffered")))
+    def normalised(kernel, case):
+        return ratio(value(kernel, case), value(kernel, "local-buffered"))
 
-    between = {  # by position in targets
-        0: normalised(patched, new, "fsc-warm"),
-        1: normalised(patched, stock, "fsc-warm"),
-        5: normalised(patched, stock, "nofsc"),
-        6: normalised(patched, new, "fsc-warm-4"),
-    }
     lines += ["", "| target (ratio of medians) | wanted | measured | "
               "normalised by each boot's local buffered read | |",
               "|---|---|---|---|---|"]
-    for i, (title, wanted, got) in enumerate(targets):
+    for title, wanted, num, den in targets:
+        got = ratio(value(*num), value(*den))
         shown = "-" if got is None else f"{got:.2f}"
-        norm = between.get(i)
-        norm = "" if i not in between else ("-" if norm is None else f"{norm:.2f}")
+        norm = ""
+        if num[0] != den[0]:
+            norm = ratio(normalised(*num), normalised(*den))
+            norm = "-" if norm is None else f"{norm:.2f}"
         if wanted is None:
             lines.append(f"| {title} | | {shown} | {norm} | |")
             continue
@@ -171,7 +162,7 @@ def main():
     data = os.path.join(outdir, "results.dat")
     with open(data, "w", encoding="utf-8") as f:
         f.write("case " + " ".join(kernels) + "\n")
-        for case in SEQUENTIAL:
+        for case in (c for c, (plot, _) in cases.items() if plot):
             f.write(case + " " + " ".join(
                 f"{median(k, case) or 0:.1f}" for k in kernels) + "\n")
     columns = ", ".join(

@@ -13,14 +13,11 @@ set -eu
 # shellcheck source=scripts/common.sh
 . "$(dirname "$0")/common.sh"
 
-kernels=${BENCH_KERNELS:-patched-6.1 stock-6.1 stock-6.12}
+kernels=${BENCH_KERNELS:-$BENCH_KERNEL_NAMES}
 out=$BUILD/bench
 mkdir -p "$out"
 
-for p in fio linux-perf gnuplot-nox "$BENCH_SOURCE_PACKAGE"; do
-	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q 'ok installed' ||
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$p"
-done
+"$ROOT/scripts/deps.sh" fio linux-perf gnuplot-nox "$BENCH_SOURCE_PACKAGE"
 "$ROOT/scripts/tree.sh"
 
 # The tree each kernel is built from.
@@ -45,7 +42,7 @@ tree_of() { # KERNEL
 		fi
 		echo "$tree"
 		;;
-	*) die "unknown kernel '$1' (stock-6.1, patched-6.1, stock-6.12)" ;;
+	*) die "unknown kernel '$1' (one of $BENCH_KERNEL_NAMES)" ;;
 	esac
 }
 
@@ -59,7 +56,7 @@ for k in $kernels; do
 done
 
 logs=()
-for k in stock-6.1 patched-6.1 stock-6.12; do
+for k in $BENCH_KERNEL_NAMES; do
 	log=$(objdir "bench-$k")/bench.log
 	[ ! -f "$log" ] || logs+=("$k=$log")
 done

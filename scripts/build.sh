@@ -63,10 +63,26 @@ say "building the $variant kernel in ${obj#"$ROOT"/}"
 exec 9>"$BUILD/.build.lock"
 flock 9
 targets=(bzImage)
-grep -q '^CONFIG_MODULES=y' "$obj/.config" && targets+=(modules)
+! kernel_has_modules "$obj" || targets+=(modules)
+# Objects compiled or assembled so far, and about how many a whole build
+# has (its objects, counted after the last build).
+objects_file=$obj/.objects-of-a-build
+build_status() {
+	local n
+	n=$(grep -cE '^  (CC|AS) ' "$obj/build.log" 2>/dev/null) || true
+	if [ -s "$objects_file" ]; then
+		echo "${n:-0} objects compiled (a whole build: about $(cat "$objects_file"))"
+	else
+		echo "${n:-0} objects compiled"
+	fi
+}
+progress_start build_status
 if ! kmake -j"$(($(nproc) + 1))" "${targets[@]}" >"$obj/build.log" 2>&1; then
+	progress_stop
 	grep -E 'error|Error' "$obj/build.log" | head -n 40 >&2 || true
 	tail -n 20 "$obj/build.log" >&2
 	die "the $variant kernel did not build (log: ${obj#"$ROOT"/}/build.log)"
 fi
+progress_stop
+find "$obj" -name '*.o' | wc -l >"$objects_file"
 say "built $(cat "$obj/include/config/kernel.release") ($variant)"

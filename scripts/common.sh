@@ -7,8 +7,10 @@
 LINUX_SOURCE_PACKAGE=linux-source-6.1
 LINUX_SOURCE_VERSION=6.1.192-3
 LINUX_SOURCE_TARBALL=/usr/src/linux-source-6.1.tar.xz
-# make bench also boots Debian's 6.12 (its NFS reads the cache through the
-# netfs library), unpatched.
+# make bench's kernels (scripts/bench.sh), in the order of its table; it
+# also boots Debian's 6.12 (its NFS reads the cache through the netfs
+# library), unpatched.
+BENCH_KERNEL_NAMES="stock-6.1 patched-6.1 stock-6.12"
 BENCH_SOURCE_PACKAGE=linux-source-6.12
 BENCH_SOURCE_TARBALL=/usr/src/linux-source-6.12.tar.xz
 
@@ -22,6 +24,8 @@ PATCHES=$ROOT/patches
 # tools, rpcbind, cachefilesd), downloaded into GUEST_DEBS, never installed.
 GUEST_PACKAGES=(nfs-kernel-server nfs-common rpcbind cachefilesd)
 GUEST_DEBS=$BUILD/debs
+# Where scripts/initramfs.sh unpacks them.
+GUEST_DEBS_ROOT=$GUEST_DEBS/root
 # Debian's SELinux reference policy, and the tools that build it (semodule)
 # and label files with it (setfiles, which runs in the guest too): downloaded
 # into GUEST_DEBS and unpacked, never installed, so that the host's SELinux
@@ -52,18 +56,57 @@ say() {
 	printf '==> %s\n' "$*"
 }
 
+# Progress of a long step while it runs, from STATUS-FUNCTION (a few words
+# on where it is): on a terminal one line rewritten every two seconds,
+# otherwise a line a minute.  progress_stop ends it; so does the script's
+# exit.
+progress_start() { # STATUS-FUNCTION
+	local start
+	start=$(date +%s)
+	(
+		last=0
+		while sleep 2; do
+			elapsed=$(($(date +%s) - start))
+			if [ -t 1 ]; then
+				printf '\r\033[K    %s, %d:%02d elapsed' "$("$1")" \
+					$((elapsed / 60)) $((elapsed % 60))
+			elif [ $((elapsed - last)) -ge 60 ]; then
+				last=$elapsed
+				printf '    %s, %d min elapsed\n' "$("$1")" $((elapsed / 60))
+			fi
+		done
+	) &
+	PROGRESS_PID=$!
+	trap progress_stop EXIT
+}
+progress_stop() {
+	[ -n "${PROGRESS_PID:-}" ] || return 0
+	kill "$PROGRESS_PID" 2>/dev/null || true
+	wait "$PROGRESS_PID" 2>/dev/null || true
+	PROGRESS_PID=
+	[ ! -t 1 ] || printf '\r\033[K'
+}
+
 # The patches listed in patches/series, one a line, comments dropped.
 series_patches() {
 	[ -f "$PATCHES/series" ] || return 0
 	sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$PATCHES/series"
 }
 
-# A digest of patches/ as the tree script applies it.
+# A digest of patches/ as the tree script applies it, and where the tree
+# keeps the digest of the series it holds (tree.sh, export.sh).
+APPLIED_DIGEST_FILE=$LINUX/.git/series-digest
 series_digest() {
 	{
 		series_patches
 		series_patches | while read -r p; do cat "$PATCHES/$p"; done
 	} | sha256sum | cut -d' ' -f1
+}
+
+# Files in the kernel tree that no commit holds: Debian's top-level
+# .gitignore ignores every new file, so git status does not show them.
+untracked_files() {
+	git -C "$LINUX" ls-files --others -x '.checkpatch-camelcase.*'
 }
 
 # The kernels the harness builds: tinyconfig plus these fragments of configs/.
@@ -78,6 +121,11 @@ kernel_fragments() {
 	bench-*) echo base nfs bench ;;
 	*) die "unknown kernel variant '$1' (test, debug, step, bench-*)" ;;
 	esac
+}
+
+# Whether the kernel built in OBJDIR has loadable modules.
+kernel_has_modules() { # OBJDIR
+	grep -q '^CONFIG_MODULES=y' "$1/.config"
 }
 
 # Where a variant's objects, images and logs go.  make check's tree is

@@ -1,6 +1,7 @@
 #!/bin/bash
-# Install, with apt-get, the Debian packages the host scripts need; a no-op
-# when all are present.
+# Install, with apt-get, the Debian packages the host scripts need, and the
+# PACKAGEs named (make bench's); a no-op when all are present.
+#   deps.sh [PACKAGE...]
 set -eu
 # shellcheck source=scripts/common.sh
 . "$(dirname "$0")/common.sh"
@@ -9,6 +10,7 @@ packages=(
 	bc bison cpio flex gcc make libc6-dev libelf-dev libssl-dev python3 perl
 	xz-utils git ccache busybox-static qemu-system-x86
 	python3-ply python3-git # checkpatch.pl's SPDX check (make check)
+	shellcheck pyflakes3 # make lint
 	checkpolicy # compiles the guest's SELinux test policy (guest/selinux/)
 	# semodule (unpacked from POLICY_PACKAGES) builds Debian's policy with
 	# libsemanage; semodule_package packages a local module for it.
@@ -17,6 +19,7 @@ packages=(
 	# GUEST_PACKAGES (below) that a Debian host may lack.
 	iproute2 e2fsprogs netbase libtirpc-common libtirpc3 libwrap0
 	libgssapi-krb5-2 libkrb5-3 libkeyutils1 libevent-core-2.1-7 libsqlite3-0
+	"$@"
 )
 
 updated=

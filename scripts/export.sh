@@ -14,8 +14,7 @@ out=$PATCHES
 [ -d "$LINUX/.git" ] || die "no kernel tree at $LINUX: run make tree first"
 [ -z "$(git -C "$LINUX" status --porcelain --untracked-files=no)" ] ||
 	die "$LINUX has uncommitted changes: commit them first"
-# Debian's top-level .gitignore ignores every new file: list them all.
-untracked=$(git -C "$LINUX" ls-files --others -x '.checkpatch-camelcase.*')
+untracked=$(untracked_files)
 [ -z "$untracked" ] ||
 	die "files in $LINUX that no commit holds (add new files with git add -f):
 $untracked"
@@ -32,6 +31,6 @@ find "$out" -maxdepth 1 -name '*.patch' -printf '%f\n' | LC_ALL=C sort >"$out/se
 
 if [ "$out" = "$PATCHES" ]; then
 	git -C "$LINUX" tag -f applied >/dev/null
-	series_digest >"$LINUX/.git/series-digest"
+	series_digest >"$APPLIED_DIGEST_FILE"
 	say "exported $(series_patches | wc -l) patches to patches/"
 fi

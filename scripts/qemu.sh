@@ -148,8 +148,19 @@ rm -f "$console_log" "$ktap_log" "$failure_log"
 } >"$console_log"
 
 say "booting the $variant kernel under QEMU ($accel, limit ${limit[-1]}s)"
+# The guest test running (guest/run-tests says so on the console), and the
+# last one's time (its KTAP).
+boot_status() {
+	local running last
+	running=$(tr -d '\r' <"$console_log" | sed -n 's/^guest: running test //p' | tail -n 1)
+	last=$(tr -d '\r' <"$ktap_log" 2>/dev/null |
+		sed -n 's/^ *# \([^ ]*\) took \([0-9]*\) s$/\1 took \2 s/p' | tail -n 1)
+	echo "guest: ${running:+running }${running:-booting}${last:+ (last: $last)}"
+}
 rc=0
+[ "$mode" = --shell ] || progress_start boot_status
 "${command[@]}" 2>"$obj/qemu-stderr$logs.log" || rc=$?
+progress_stop
 cat "$obj/qemu-stderr$logs.log" >&2
 if [ "$rc" -ne 0 ]; then
 	tail -n 40 "$console_log" >&2 || true

@@ -24,8 +24,6 @@ unpack() {
 	mv "$tmp" "$LINUX"
 }
 
-applied_digest_file=$LINUX/.git/series-digest
-
 # Whether the tree holds commits or changes that patches/ does not have.
 has_unexported_work() {
 	local applied
@@ -33,7 +31,7 @@ has_unexported_work() {
 		git -C "$LINUX" rev-parse pristine)
 	[ "$(git -C "$LINUX" rev-parse HEAD)" != "$applied" ] ||
 		[ -n "$(git -C "$LINUX" status --porcelain --untracked-files=no)" ] ||
-		[ -n "$(git -C "$LINUX" ls-files --others -x '.checkpatch-camelcase.*')" ]
+		[ -n "$(untracked_files)" ]
 }
 
 apply_series() {
@@ -42,7 +40,7 @@ apply_series() {
 	git -C "$LINUX" am --abort >/dev/null 2>&1 || true
 	git -C "$LINUX" reset -q --hard pristine
 	git -C "$LINUX" tag -d applied >/dev/null 2>&1 || true
-	rm -f "$applied_digest_file"
+	rm -f "$APPLIED_DIGEST_FILE"
 	while read -r p; do
 		[ -f "$PATCHES/$p" ] || die "patches/series lists $p, which does not exist"
 		if ! out=$(git -C "$LINUX" am -q --keep-cr "$PATCHES/$p" 2>&1); then
@@ -53,15 +51,16 @@ apply_series() {
 		fi
 	done < <(series_patches)
 	git -C "$LINUX" tag applied
-	series_digest >"$applied_digest_file"
+	series_digest >"$APPLIED_DIGEST_FILE"
 }
 
-# The exported form of what was applied must be patches/ itself.
+# The exported form of what was applied must be patches/ itself (but for
+# its README, which is written by hand).
 check_round_trip() {
 	local out
 	out=$(mktemp -d)
 	"$ROOT/scripts/export.sh" --to "$out" >/dev/null
-	if ! diff -r "$PATCHES" "$out" >&2; then
+	if ! diff -r -x README "$PATCHES" "$out" >&2; then
 		rm -rf "$out"
 		die "exporting the applied series does not reproduce patches/ (diff above)"
 	fi
@@ -75,7 +74,7 @@ want=$(dpkg-query -W -f='${Version}' "$LINUX_SOURCE_PACKAGE")
 [ "$have" = "$want" ] ||
 	die "$LINUX was unpacked from $have but $want is installed: move it away and re-run"
 
-if [ "$(cat "$applied_digest_file" 2>/dev/null)" = "$(series_digest)" ]; then
+if [ "$(cat "$APPLIED_DIGEST_FILE" 2>/dev/null)" = "$(series_digest)" ]; then
 	if has_unexported_work; then
 		say "note: $LINUX has work not exported to patches/ (make export); using the tree as it is"
 	else
