@@ -103,6 +103,11 @@ series_digest() {
 	} | sha256sum | cut -d' ' -f1
 }
 
+# Changes to tracked files of the kernel tree that no commit holds.
+uncommitted_changes() {
+	git -C "$LINUX" status --porcelain --untracked-files=no
+}
+
 # Files in the kernel tree that no commit holds: Debian's top-level
 # .gitignore ignores every new file, so git status does not show them.
 untracked_files() {

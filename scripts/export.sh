@@ -12,7 +12,7 @@ set -eu
 out=$PATCHES
 [ "${1:-}" != --to ] || out=$2
 [ -d "$LINUX/.git" ] || die "no kernel tree at $LINUX: run make tree first"
-[ -z "$(git -C "$LINUX" status --porcelain --untracked-files=no)" ] ||
+[ -z "$(uncommitted_changes)" ] ||
 	die "$LINUX has uncommitted changes: commit them first"
 untracked=$(untracked_files)
 [ -z "$untracked" ] ||

@@ -30,7 +30,7 @@ has_unexported_work() {
 	applied=$(git -C "$LINUX" rev-parse -q --verify applied ||
 		git -C "$LINUX" rev-parse pristine)
 	[ "$(git -C "$LINUX" rev-parse HEAD)" != "$applied" ] ||
-		[ -n "$(git -C "$LINUX" status --porcelain --untracked-files=no)" ] ||
+		[ -n "$(uncommitted_changes)" ] ||
 		[ -n "$(untracked_files)" ]
 }
 
