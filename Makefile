@@ -1,11 +1,18 @@
 # Entry points.  Each is a script of scripts/; see README.md.
-.PHONY: run test test-debug bench check lint tree export deps selftest clean
+.PHONY: run cluster test test-debug bench check lint tree export deps selftest clean
 
 # Build the patched kernel and boot it: a shell in the guest when run from a
 # terminal, a report and a clean power-off when not.
 run: deps
 	@export GUEST_CMDLINE=guest.demo; \
 	if [ -t 0 ] && [ -t 1 ]; then scripts/boot.sh test --shell; else scripts/boot.sh test; fi
+
+# The cluster alone (scripts/cluster.sh): three machines, an NFS server and
+# two caching clients; its server shows a file read by both, then runs the
+# cluster's tests.
+cluster: deps
+	GUEST_CMDLINE=guest.demo TESTS="$(basename $(notdir $(wildcard guest/tests/cluster/*.t)))" \
+		scripts/boot.sh test
 
 # Every test: the harness's own, then the test kernel's suites.
 test: deps selftest

@@ -6,9 +6,10 @@
 #   boot.sh VARIANT --shell   the first boot only, with a shell in the guest
 #                             at the end
 #   TESTS="NAME..."           only these guest tests (names of guest/tests,
-#                             after-reboot/ and debian-policy/ included; a
-#                             name may repeat), the tests they need, and only
-#                             the boots they need
+#                             its after-reboot/, debian-policy/ and cluster/
+#                             included; a name may repeat), the tests they
+#                             need, and only the boots they need (the KUnit
+#                             suites run in the first)
 #   SHOW=1                    print the QEMU command line of each boot, and
 #                             build and boot nothing
 set -eu
@@ -19,9 +20,10 @@ variant=${1:?usage: boot.sh VARIANT [--shell]}
 obj=$(objdir "$variant")
 # The boots after the first, in this order, each with its tests in
 # guest/tests/BOOT: after-reboot (the first boot's disks again: what must
-# survive a reboot) and debian-policy (new disks, Debian's own SELinux
-# policy).
-boots="after-reboot debian-policy"
+# survive a reboot), debian-policy (new disks, Debian's own SELinux policy)
+# and cluster (three machines: an NFS server, which runs the tests, and two
+# caching clients; scripts/cluster.sh).
+boots="after-reboot debian-policy cluster"
 
 # The file of a guest test: guest/tests/NAME.t or .c (the first boot), or
 # guest/tests/BOOT/NAME.t.
@@ -77,22 +79,39 @@ for name in $tests; do
 done
 [ "${2:-}" != --shell ] || needed=first
 
-# What the report expects: the KUnit suites, and the guest tests of the
-# boots made.
+# What the report expects: the KUnit suites when the first boot is made,
+# the guest tests of the boots made, and the cluster's clients' own when
+# the cluster boots.
 suites=$obj/suites
 mkdir -p "$obj"
-grep '^kernel:' "$ROOT/tests/suites" >"$suites"
+: >"$suites"
+case " $needed " in
+*" first "*) grep '^kernel:' "$ROOT/tests/suites" >>"$suites" ;;
+esac
 for test in $placed; do
 	case " $needed " in
 	*" ${test%%:*} "*) echo "guest:${test#*:}" >>"$suites" ;;
 	esac
 done
+case " $needed " in
+*" cluster "*) grep '^client-' "$ROOT/tests/suites" >>"$suites" ;;
+esac
+
+# A later boot: scripts/qemu.sh, or scripts/cluster.sh for the cluster.
+later_boot() { # BOOT
+	case "$1" in
+	cluster) "$ROOT/scripts/cluster.sh" "$variant" ;;
+	*) "$ROOT/scripts/qemu.sh" "$variant" "--$1" ;;
+	esac
+}
 
 if [ -n "${SHOW:-}" ]; then
-	"$ROOT/scripts/qemu.sh" "$@"
+	case " $needed " in
+	*" first "*) "$ROOT/scripts/qemu.sh" "$@" ;;
+	esac
 	for boot in $boots; do
 		case " $needed " in
-		*" $boot "*) "$ROOT/scripts/qemu.sh" "$variant" "--$boot" ;;
+		*" $boot "*) later_boot "$boot" ;;
 		esac
 	done
 	exit 0
@@ -101,15 +120,17 @@ fi
 "$ROOT/scripts/tree.sh"
 "$ROOT/scripts/build.sh" "$variant"
 "$ROOT/scripts/initramfs.sh" "$variant"
-rm -f "$obj"/*-after-reboot.log "$obj"/*-debian-policy.log "$obj"/failure*.log
+rm -f "$obj"/console*.log "$obj"/ktap*.log "$obj"/failure*.log
 # A boot that hangs or fails is reported with the rest; the boots after it
 # are not made.
 status=0
-"$ROOT/scripts/qemu.sh" "$@" || status=1
+case " $needed " in
+*" first "*) "$ROOT/scripts/qemu.sh" "$@" || status=1 ;;
+esac
 for boot in $boots; do
 	[ "$status" -eq 0 ] || break
 	case " $needed " in
-	*" $boot "*) "$ROOT/scripts/qemu.sh" "$variant" "--$boot" || status=1 ;;
+	*" $boot "*) later_boot "$boot" || status=1 ;;
 	esac
 done
 say "results of the $variant kernel"

@@ -56,6 +56,16 @@ say() {
 	printf '==> %s\n' "$*"
 }
 
+# A boot's progress for progress_start: the guest test running (guest/
+# run-tests says so on the console), and the last one's time (its KTAP).
+guest_status() { # CONSOLE-LOG KTAP-LOG
+	local running last
+	running=$(tr -d '\r' <"$1" 2>/dev/null | sed -n 's/^guest: running test //p' | tail -n 1)
+	last=$(tr -d '\r' <"$2" 2>/dev/null |
+		sed -n 's/^ *# \([^ ]*\) took \([0-9]*\) s$/\1 took \2 s/p' | tail -n 1)
+	echo "${running:+running }${running:-booting}${last:+ (last: $last)}"
+}
+
 # Progress of a long step while it runs, from STATUS-FUNCTION (a few words
 # on where it is): on a terminal one line rewritten every two seconds,
 # otherwise a line a minute.  progress_stop ends it; so does the script's

@@ -33,6 +33,8 @@ guest_files() {
 		cp "$dir"*.t "$staging/tests/$(basename "$dir")/"
 	done
 	cp -r "$ROOT/guest/lib" "$staging/lib/guest"
+	# A cluster client's test and agent, and the cluster's demo.
+	cp -r "$ROOT/guest/cluster" "$staging/cluster"
 	cp "$ROOT"/guest/etc/* "$staging/etc/"
 	# The name services rpc.nfsd, rpcbind and libtirpc look up, from files.
 	cp /etc/services /etc/protocols /etc/netconfig /etc/rpc "$staging/etc/"

@@ -20,20 +20,27 @@
 #   qemu.sh VARIANT --bench         run guest/bench instead of the tests,
 #                                   with more memory and bigger disks; logs
 #                                   console-bench.log and bench.log
+#   qemu.sh VARIANT --cluster-ROLE  one machine of the cluster
+#                                   (scripts/cluster.sh), ROLE server,
+#                                   client-a or client-b; logs
+#                                   console-cluster-ROLE.log and
+#                                   ktap-cluster-ROLE.log, QEMU's pid in
+#                                   qemu-cluster-ROLE.pid
 set -eu
 # shellcheck source=scripts/common.sh
 . "$(dirname "$0")/common.sh"
 
-variant=${1:?usage: qemu.sh VARIANT [--shell | --after-reboot | --debian-policy | --bench]}
+variant=${1:?usage: qemu.sh VARIANT [--shell | --after-reboot | --debian-policy | --bench | --cluster-ROLE]}
 mode=${2:-}
 case "$mode" in
 "" | --shell | --after-reboot | --debian-policy | --bench) ;;
+--cluster-server | --cluster-client-a | --cluster-client-b) ;;
 *) die "unknown option '$mode'" ;;
 esac
 obj=$(objdir "$variant")
 logs=
 case "$mode" in
---after-reboot | --debian-policy) logs=-${mode#--} ;;
+--after-reboot | --debian-policy | --cluster-*) logs=-${mode#--} ;;
 esac
 console_log=$obj/console$logs.log
 ktap_log=$obj/ktap$logs.log
@@ -49,15 +56,52 @@ if [ "$mode" = --bench ]; then
 	memory=4G
 	sizes="export:2G cache:2G small:48M"
 fi
+# The cluster's machines (scripts/cluster.sh): the server exports its disk
+# to the two clients, each caching on its own disk.  Each client has a link
+# of its own to the server, a NIC at each end joined by QEMU over the host's
+# loopback (UDP, the ports scripts/cluster.sh picked: CLUSTER_PORTS, "LINK1-
+# SERVER LINK1-CLIENT LINK2-SERVER LINK2-CLIENT").  A NIC's MAC gives the
+# guest its address (guest/lib/cluster.sh): 52:54:00:98:0L:0H is 10.98.L.H.
+role=
+nics=()
+nic() { # LINK HOST LOCAL-PORT REMOTE-PORT
+	nics+=(-netdev "dgram,id=link$1,local.type=inet,local.host=127.0.0.1,local.port=$3,remote.type=inet,remote.host=127.0.0.1,remote.port=$4"
+		-device "virtio-net-pci,netdev=link$1,mac=52:54:00:98:0$1:0$2")
+}
+case "$mode" in
+--cluster-*)
+	role=${mode#--cluster-}
+	read -r link1_server link1_client link2_server link2_client <<<"${CLUSTER_PORTS:?CLUSTER_PORTS: set by scripts/cluster.sh}"
+	memory=1G
+	case "$role" in
+	server)
+		sizes="export:1G"
+		nic 1 1 "$link1_server" "$link1_client"
+		nic 2 1 "$link2_server" "$link2_client"
+		;;
+	client-a)
+		sizes="cache:512M"
+		nic 1 2 "$link1_client" "$link1_server"
+		;;
+	client-b)
+		sizes="cache:512M"
+		nic 2 2 "$link2_client" "$link2_server"
+		;;
+	esac
+	;;
+esac
 # Test boots end by themselves within minutes (the debug kernel's first,
 # KASAN under TCG, in about ten); a shell is given an hour.
 boot_limit=600
 [ "$variant" != debug ] || boot_limit=1200
 [ "$mode" != --bench ] || boot_limit=2400
+[ -z "$role" ] || boot_limit=$((boot_limit * 3 / 2))
 # Each guest test's own limit (guest/run-tests): the debug kernel's
 # kmemleak and KASAN make the slowest, selinux-debian, take some 5 minutes.
+# A cluster client's one test serves the server for the whole boot.
 test_limit=240
 [ "$variant" != debug ] || test_limit=600
+case "$role" in client-*) test_limit=$boot_limit ;; esac
 timeout=${BOOT_TIMEOUT:-$boot_limit}
 
 # The QEMU command line, shared by the KVM probe and the real boot, in the
@@ -100,11 +144,12 @@ accel() {
 
 # The guest's disks, new each boot: /dev/vda the NFS export, /dev/vdb the
 # cache, /dev/vdc a cache too small for the data (guest/lib/nfs.sh,
-# guest/tests/nfs-full.t).  Fully initialised, so that no background ext4
+# guest/tests/nfs-full.t); on the cluster's machines, /dev/vda only, the
+# export or the cache.  Fully initialised, so that no background ext4
 # initialisation runs during the tests.
 disks=()
 for disk in $sizes; do
-	img=$obj/${disk%%:*}.img
+	img=$obj/${disk%%:*}${role:+-cluster-$role}.img
 	if [ "$mode" != --after-reboot ] && [ -z "${SHOW:-}" ]; then
 		rm -f "$img"
 		truncate -s "${disk#*:}" "$img"
@@ -115,7 +160,7 @@ done
 
 accel=$(accel)
 set_qemu "$accel"
-qemu+=("${disks[@]}")
+qemu+=("${disks[@]}" "${nics[@]}")
 if [ "$mode" = --shell ]; then
 	console=(-chardev "stdio,id=con,mux=on,logfile=$console_log,logappend=on"
 		-serial chardev:con -mon chardev=con)
@@ -126,9 +171,12 @@ else
 	console=(-chardev "file,id=con,path=$console_log,append=on" -serial chardev:con)
 	args=$(append)
 	[ -z "$logs" ] || args=$(append "guest.${mode#--}")
+	[ -z "$role" ] || args=$(append "guest.cluster=$role")
 	[ "$mode" != --bench ] || args=$(append guest.bench)
 	limit=(-k 10 "$timeout")
 fi
+# scripts/cluster.sh stops a cluster's machine by its pid.
+[ -z "$role" ] || console+=(-pidfile "$obj/qemu$logs.pid")
 
 command=(timeout "${limit[@]}" "${qemu[@]}" -append "$args"
 	"${console[@]}" -serial "file:$ktap_log")
@@ -147,25 +195,24 @@ rm -f "$console_log" "$ktap_log" "$failure_log"
 	echo
 } >"$console_log"
 
-say "booting the $variant kernel under QEMU ($accel, limit ${limit[-1]}s)"
-# The guest test running (guest/run-tests says so on the console), and the
-# last one's time (its KTAP).
-boot_status() {
-	local running last
-	running=$(tr -d '\r' <"$console_log" | sed -n 's/^guest: running test //p' | tail -n 1)
-	last=$(tr -d '\r' <"$ktap_log" 2>/dev/null |
-		sed -n 's/^ *# \([^ ]*\) took \([0-9]*\) s$/\1 took \2 s/p' | tail -n 1)
-	echo "guest: ${running:+running }${running:-booting}${last:+ (last: $last)}"
-}
+machine=
+[ -z "$role" ] || machine=" as the cluster's $role"
+say "booting the $variant kernel$machine under QEMU ($accel, limit ${limit[-1]}s)"
+boot_status() { echo "guest: $(guest_status "$console_log" "$ktap_log")"; }
 rc=0
-[ "$mode" = --shell ] || progress_start boot_status
+# scripts/cluster.sh shows the progress of its three machines.
+[ "$mode" = --shell ] || [ -n "$role" ] || progress_start boot_status
+start=$(date +%s)
 "${command[@]}" 2>"$obj/qemu-stderr$logs.log" || rc=$?
+elapsed=$(($(date +%s) - start))
 progress_stop
 cat "$obj/qemu-stderr$logs.log" >&2
 if [ "$rc" -ne 0 ]; then
 	tail -n 40 "$console_log" >&2 || true
-	if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+	if [ "$rc" -eq 124 ] || { [ "$rc" -eq 137 ] && [ "$elapsed" -ge "${limit[-1]}" ]; }; then
 		echo "guest timed out after ${limit[-1]} s" >"$failure_log"
+	elif [ "$rc" -gt 128 ]; then
+		echo "QEMU was killed (signal $((rc - 128))) after $elapsed s, before the guest finished" >"$failure_log"
 	else
 		why=$(head -n 1 "$obj/qemu-stderr$logs.log")
 		echo "QEMU exited with status $rc before the guest finished${why:+: $why}" >"$failure_log"

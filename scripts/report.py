@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Read one test run's logs and say how it went.
 
-report.py OBJDIR SUITES: OBJDIR/console.log holds the kernel's console (the
-KUnit suites' KTAP among it), OBJDIR/ktap.log the guest tests' KTAP, and
+report.py OBJDIR SUITES: OBJDIR/console.log, when the first boot was made,
+holds the kernel's console (the KUnit suites' KTAP among it), OBJDIR/ktap.log the guest tests' KTAP, and
 OBJDIR/failure.log, when there, why the boot ended early (scripts/qemu.sh:
-a timeout, a QEMU that failed); the *-after-reboot.log and
-*-debian-policy.log files, when there, the same of the later boots.  The
+a timeout, a QEMU that failed); the *-after-reboot.log,
+*-debian-policy.log and *-cluster-ROLE.log files, when there, the same of
+the later boots (the cluster's three machines a boot each).  The
 KTAP is parsed with the kernel tree's kunit_parser, which prints each
 suite.  The run fails on a failed or crashed case, a suite of SUITES that
 never reported, a boot that ended early, a splat in a console, an SELinux
@@ -26,9 +27,14 @@ import kunit_parser  # noqa: E402
 from kunit_parser import TestStatus  # noqa: E402
 
 # The boots after the first (scripts/boot.sh), by the suffix of their logs,
-# and how the report names each.
-LATER_BOOTS = [('after-reboot', ' after the reboot'),
-               ('debian-policy', " under Debian's policy")]
+# how the report names each, and whose suites their guest KTAP holds: the
+# guest tests ("guest:NAME" in tests/suites), or a cluster client's own
+# ("client-a:NAME").
+LATER_BOOTS = [('after-reboot', ' after the reboot', 'guest'),
+               ('debian-policy', " under Debian's policy", 'guest'),
+               ('cluster-server', " of the cluster's server", 'guest'),
+               ('cluster-client-a', ' of the cluster\'s client-a', 'client-a'),
+               ('cluster-client-b', ' of the cluster\'s client-b', 'client-b')]
 
 # A report in the console that fails the run, whatever the tests said.
 # Words, not parts of words: NFS's "SECINFO:" is no INFO: report.
@@ -88,18 +94,20 @@ def expected_suites(path):
 
 
 def main(objdir, suites_file):
-    console = read_lines(objdir, 'console.log')
-    guest = read_lines(objdir, 'ktap.log')
-    # The boots after the first, when there were some: their guest tests
-    # count, their consoles are checked like the first's (the KUnit suites
-    # ran already).
-    consoles = [('', console)]
-    logs = [('kernel', console), ('guest', guest)]
+    # The first boot, unless the run made only later ones (TESTS): its
+    # console holds the KUnit suites.  The boots after the first, when
+    # there were some: their guest tests count, their consoles are checked
+    # like the first's.
+    consoles, logs = [], []
+    if os.path.exists(os.path.join(objdir, 'console.log')):
+        console = read_lines(objdir, 'console.log')
+        consoles.append(('', console))
+        logs += [('kernel', console), ('guest', read_lines(objdir, 'ktap.log'))]
     failures = [('', read_lines(objdir, 'failure.log'))]
-    for boot, where in LATER_BOOTS:
+    for boot, where, origin in LATER_BOOTS:
         if os.path.exists(os.path.join(objdir, f'console-{boot}.log')):
             consoles.append((where, read_lines(objdir, f'console-{boot}.log')))
-            logs.append(('guest', read_lines(objdir, f'ktap-{boot}.log')))
+            logs.append((origin, read_lines(objdir, f'ktap-{boot}.log')))
         failures.append((where, read_lines(objdir, f'failure-{boot}.log')))
 
     problems = []

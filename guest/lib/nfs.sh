@@ -16,7 +16,10 @@
 
 EXPORT=/srv/export
 CACHE=/var/cache/fscache
+CACHE_DISK=/dev/vdb
 SERVER=10.99.0.1
+# The clients the export is for.
+NFS_CLIENTS=10.99.0.2
 FSC=/mnt/fsc
 PLAIN=/mnt/plain
 CACHE_UID=900
@@ -71,7 +74,9 @@ nfs_server() {
 		ln -sfn /run /var/run &&
 		chown _rpc /run/rpcbind &&
 		mount -t ext4 /dev/vda "$EXPORT" &&
-		echo "$EXPORT 10.99.0.2(rw,no_root_squash,no_subtree_check,fsid=1)" >/etc/exports &&
+		for client in $NFS_CLIENTS; do
+			echo "$EXPORT $client(rw,no_root_squash,no_subtree_check,fsid=1)"
+		done >/etc/exports &&
 		in_server rpcbind &&
 		wait_for 5 pidof rpcbind &&
 		in_server mount -t nfsd nfsd /proc/fs/nfsd &&
@@ -111,9 +116,10 @@ cache_dir_prepare() { # DIR DEVICE
 }
 CACHE_CONTEXT=system_u:object_r:cachefiles_cache_t
 
-# cachefilesd on the cache disk.
+# cachefilesd on the cache disk (its pid file in /var/run).
 cache_start() {
-	cache_dir_prepare "$CACHE" /dev/vdb &&
+	mkdir -p /run /var && ln -sfn /run /var/run &&
+		cache_dir_prepare "$CACHE" "$CACHE_DISK" &&
 		cachefilesd_run -s -f /etc/cachefilesd.conf &&
 		wait_for 10 cache_active
 }
@@ -140,7 +146,7 @@ fsc_column() { # MOUNTPOINT
 }
 
 nfs_mount() { # DIR EXTRA-OPTIONS
-	mkdir -p "$1" && timeout 60 nsenter --net=/run/netns/client mount.nfs "$SERVER:$EXPORT" "$1" -o "$NFS_OPTS$2"
+	mkdir -p "$1" && in_client timeout 60 mount.nfs "$SERVER:$EXPORT" "$1" -o "$NFS_OPTS$2"
 }
 
 # Before power-off: unmount the client, so that the cache's files are

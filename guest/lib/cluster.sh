@@ -1,0 +1,193 @@
+# shellcheck shell=sh
+# shellcheck disable=SC2034 # the variables are for nfs.sh and the tests
+# The cluster (scripts/cluster.sh): three machines, each its own kernel.
+#   server     nfsd exporting its disk (/dev/vda, $EXPORT) to both clients,
+#              and the tests (guest/tests/cluster), which drive the clients
+#   client-a,  each with cachefilesd caching on its disk (/dev/vda, $CACHE)
+#   client-b   and the export mounted with fsc on $FSC; each runs an agent
+#              that runs the server's commands (on_client)
+# Each client has a link of its own to the server.  A NIC's MAC gives its
+# address (scripts/qemu.sh): 52:54:00:98:0L:0H is 10.98.L.H/24, L the link
+# (1 client-a's, 2 client-b's), H the host (1 the server, 2 the client).
+# shellcheck source=guest/lib/nfs.sh
+. /lib/guest/nfs.sh
+
+# Each machine is one network: no namespaces.
+in_server() { "$@"; }
+in_client() { "$@"; }
+CACHE_DISK=/dev/vda
+NFS_CLIENTS="10.98.1.2 10.98.2.2"
+CLUSTER_CLIENTS="client-a client-b"
+AGENT_PORT=7000
+AGENT_LOG=/tmp/agent.log
+
+cluster_role() {
+	sed -n 's/.* guest\.cluster=\([^ ]*\).*/\1/p' /proc/cmdline
+}
+# The server's address on a client's link.
+case $(cluster_role) in
+client-a) SERVER=10.98.1.1 ;;
+client-b) SERVER=10.98.2.1 ;;
+esac
+
+client_address() { # CLIENT
+	case $1 in
+	client-a) echo 10.98.1.2 ;;
+	client-b) echo 10.98.2.2 ;;
+	*) return 1 ;;
+	esac
+}
+
+# The machine's name (NFSv4 names each client by it: two clients of one
+# name would take each other's state) and its NICs' addresses.
+cluster_network() {
+	hostname "$(cluster_role)" &&
+		$IP link set lo up || return 1
+	for dev in /sys/class/net/*; do
+		mac=$(cat "$dev/address")
+		case $mac in
+		52:54:00:98:*) ;;
+		*) continue ;;
+		esac
+		link=$((0x$(echo "$mac" | cut -d: -f5)))
+		host=$((0x$(echo "$mac" | cut -d: -f6)))
+		$IP addr add "10.98.$link.$host/24" dev "${dev##*/}" &&
+			$IP link set "${dev##*/}" up || return 1
+	done
+}
+
+# On the server: run a shell command line on a client by its agent, which
+# has this library's functions; print what it printed (stdout and stderr)
+# and return its exit status, or 255 when the client did not answer.  A
+# client that once did not answer is lost: the later calls fail at once.
+on_client() { # CLIENT COMMAND-LINE
+	if [ -e "/tmp/lost-$1" ]; then
+		echo "on_client $1: lost, it did not answer '$(cat "/tmp/lost-$1")'"
+		return 255
+	fi
+	agent_call "$1" "$2" && return 0
+	status=$?
+	[ "$status" -ne 255 ] || echo "$2" >"/tmp/lost-$1"
+	return "$status"
+}
+# The same, a client not lost for not answering (cluster_up waits for it).
+agent_call() { # CLIENT COMMAND-LINE
+	address=$(client_address "$1") || return 255
+	echo "$2" | timeout 600 nc -w 5 "$address" "$AGENT_PORT" >/tmp/on-client.out 2>&1
+	last=$(tail -n 1 /tmp/on-client.out)
+	case $last in
+	"agent: exit "*) ;;
+	*)
+		echo "on_client $1: no answer to '$2'"
+		cat /tmp/on-client.out
+		return 255
+		;;
+	esac
+	sed '$d' /tmp/on-client.out
+	return "${last#agent: exit }"
+}
+
+# On the server: nfsd, and each client's cache and fsc mount, each once a
+# boot (the demo, then each test, calls it).
+cluster_up() {
+	ln -sf /proc/mounts /etc/mtab
+	[ -e /tmp/nfsd-up ] || {
+		nfs_server >>"$LOG" 2>&1 && touch /tmp/nfsd-up
+	} || bail "nfsd"
+	for client in $CLUSTER_CLIENTS; do
+		[ ! -e "/tmp/$client-up" ] || continue
+		wait_for 120 agent_call "$client" true >>"$LOG" ||
+			bail "$client: its agent never answered"
+		on_client "$client" client_up >>"$LOG" 2>&1 ||
+			bail "$client: cachefilesd and the fsc mount"
+		touch "/tmp/$client-up"
+	done
+}
+
+# On the server, before it powers off: each client unmounts and stops its
+# cache, then its agent (the client's test) ends.
+cluster_down() {
+	down=0
+	for client in $CLUSTER_CLIENTS; do
+		on_client "$client" agent_done || down=1
+	done
+	return "$down"
+}
+
+# On the server: the READ and READ_PLUS operations nfsd has served (their
+# numbers, 25 and 68, are their NFSv4 operation codes).
+nfsd_reads() {
+	awk '$1 == "proc4ops" { print $(2 + 25 + 1) + $(2 + 68 + 1) }' /proc/net/rpc/nfsd
+}
+
+# On a client (the agent runs them): the fsc mount, its cache already
+# bound (guest/cluster/client.t).
+client_up() {
+	ln -sf /proc/mounts /etc/mtab
+	nfs_mount "$FSC" ,fsc </dev/null >>"$LOG" 2>&1 || {
+		cat "$LOG"
+		return 1
+	}
+	touch /tmp/nfs-up
+}
+# The agent's last command: the mount and the cache down (their status in
+# /tmp/agent-done, for the client's test), then the agent stops listening.
+agent_done() {
+	umount "$FSC" && rm /tmp/nfs-up && cache_stop && sync
+	echo "$?" >/tmp/agent-done
+	kill "$(cat /tmp/agent.pid)"
+}
+
+# On a client: the SHA-256 of a file of the export, read by $READER through
+# the fsc mount.
+client_sum() { # NAME
+	as_reader "cat $FSC/$1" | sha256sum | cut -d' ' -f1
+}
+
+# On a client: drop clean pages from the page cache, keeping inodes and
+# dentries, and with them the attributes the client knows.
+drop_page_cache() {
+	sync
+	echo 1 >/proc/sys/vm/drop_caches
+}
+
+# On a client: put a file of the export in the cache alone.  Read it, wait
+# until its pages are stored, drop the page cache, read it again (from the
+# cache) and drop the page cache again; the inode stays, with the
+# attributes the client last saw.  Prints the pages the second read took
+# from the cache.
+cache_file() { # NAME
+	stored0=$(stored)
+	size=$(stat -c %s "$FSC/$1") &&
+		as_reader "cat $FSC/$1" >/dev/null || return 1
+	wait_for 60 stored_since "$stored0" "$(pages_of "$size")" || {
+		echo "only $(($(stored) - stored0)) of $(pages_of "$size") pages stored"
+		return 1
+	}
+	drop_page_cache
+	pages0=$(fsc 1)
+	as_reader "cat $FSC/$1" >/dev/null || return 1
+	echo $(($(fsc 1) - pages0))
+	drop_page_cache
+}
+
+# On a client: read files of the export as $READER through the fsc mount,
+# and print "READs pages-from-the-cache" the reads took; then, STORED not
+# 0, wait until that many pages have been stored in the cache since; then
+# drop the page cache.
+read_pass() { # STORED NAME...
+	want_stored=$1
+	shift
+	reads0=$(nfs_reads "$FSC")
+	pages0=$(fsc 1)
+	stored0=$(stored)
+	for name; do
+		as_reader "cat $FSC/$name" >/dev/null || return 1
+	done
+	echo "$(($(nfs_reads "$FSC") - reads0)) $(($(fsc 1) - pages0))"
+	[ "$want_stored" -eq 0 ] || wait_for 60 stored_since "$stored0" "$want_stored" || {
+		echo "only $(($(stored) - stored0)) of $want_stored pages stored"
+		return 1
+	}
+	drop_caches
+}
