@@ -14,7 +14,7 @@ mib=1048576
 	for size in 1 4095 4096 $((mib + 1)); do
 		new_file "$EXPORT/size-$size" "$size"
 	done
-	new_file "$EXPORT/size-64M" $((64 * mib))
+	new_file "$EXPORT/size-16M" $((16 * mib))
 	# 8 MiB with data at 1 MiB and at 5 MiB + 100, holes elsewhere.
 	truncate -s $((8 * mib)) "$EXPORT/sparse"
 	head -c 4096 /dev/urandom | dd of="$EXPORT/sparse" bs=4096 seek=256 conv=notrunc
@@ -24,7 +24,7 @@ mib=1048576
 } 2>>"$LOG"
 
 
-for f in size-0 size-1 size-4095 size-4096 size-$((mib + 1)) size-64M sparse; do
+for f in size-0 size-1 size-4095 size-4096 size-$((mib + 1)) size-16M sparse; do
 	want=$(sum "$EXPORT/$f")
 	expect_eq "$f: checksum" "$want" "$(as_reader sha256sum "$FSC/$f" | cut -d' ' -f1)"
 	ok $? "read_through_$f"
