@@ -78,6 +78,13 @@ for name in $tests; do
 	placed="$placed $boot:$name"
 done
 [ "${2:-}" != --shell ] || needed=first
+# Whether the run makes BOOT ("first", or one of $boots).
+makes() { # BOOT
+	case " $needed " in
+	*" $1 "*) return 0 ;;
+	esac
+	return 1
+}
 
 # What the report expects: the KUnit suites when the first boot is made,
 # the guest tests of the boots made, and the cluster's clients' own when
@@ -85,17 +92,11 @@ done
 suites=$obj/suites
 mkdir -p "$obj"
 : >"$suites"
-case " $needed " in
-*" first "*) grep '^kernel:' "$ROOT/tests/suites" >>"$suites" ;;
-esac
+! makes first || grep '^kernel:' "$ROOT/tests/suites" >>"$suites"
 for test in $placed; do
-	case " $needed " in
-	*" ${test%%:*} "*) echo "guest:${test#*:}" >>"$suites" ;;
-	esac
+	! makes "${test%%:*}" || echo "guest:${test#*:}" >>"$suites"
 done
-case " $needed " in
-*" cluster "*) grep '^client-' "$ROOT/tests/suites" >>"$suites" ;;
-esac
+! makes cluster || grep '^client-' "$ROOT/tests/suites" >>"$suites"
 
 # A later boot: scripts/qemu.sh, or scripts/cluster.sh for the cluster.
 later_boot() { # BOOT
@@ -106,13 +107,9 @@ later_boot() { # BOOT
 }
 
 if [ -n "${SHOW:-}" ]; then
-	case " $needed " in
-	*" first "*) "$ROOT/scripts/qemu.sh" "$@" ;;
-	esac
+	! makes first || "$ROOT/scripts/qemu.sh" "$@"
 	for boot in $boots; do
-		case " $needed " in
-		*" $boot "*) later_boot "$boot" ;;
-		esac
+		! makes "$boot" || later_boot "$boot"
 	done
 	exit 0
 fi
@@ -124,14 +121,14 @@ rm -f "$obj"/console*.log "$obj"/ktap*.log "$obj"/failure*.log
 # A boot that hangs or fails is reported with the rest; the boots after it
 # are not made.
 status=0
-case " $needed " in
-*" first "*) "$ROOT/scripts/qemu.sh" "$@" || status=1 ;;
-esac
+if makes first; then
+	"$ROOT/scripts/qemu.sh" "$@" || status=1
+fi
 for boot in $boots; do
 	[ "$status" -eq 0 ] || break
-	case " $needed " in
-	*" $boot "*) later_boot "$boot" || status=1 ;;
-	esac
+	if makes "$boot"; then
+		later_boot "$boot" || status=1
+	fi
 done
 say "results of the $variant kernel"
 "$ROOT/scripts/report.py" "$obj" "$suites" || status=1

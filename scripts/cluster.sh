@@ -43,6 +43,10 @@ fi
 log() { # ROLE KIND: a machine's log
 	echo "$obj/$2-cluster-$1.log"
 }
+# Where qemu.sh writes a machine's QEMU pid.
+pidfile() { # ROLE
+	echo "$obj/qemu-cluster-$1.pid"
+}
 rm -f "$obj"/*-cluster-*.log "$obj"/qemu-cluster-*.pid
 # Each machine's qemu.sh, its output (its messages, the console's tail when
 # it fails) in cluster-ROLE.out.
@@ -77,8 +81,7 @@ if [ -n "${KILL_CLIENT:-}" ]; then
 			sleep 1
 		done
 		sleep 10
-		pidfile=$obj/qemu-cluster-$KILL_CLIENT.pid
-		if [ -f "$pidfile" ] && kill -KILL "$(cat "$pidfile")" 2>/dev/null; then
+		if kill -KILL "$(cat "$(pidfile "$KILL_CLIENT")" 2>/dev/null)" 2>/dev/null; then
 			say "KILL_CLIENT: killed $KILL_CLIENT's QEMU"
 		fi
 	) &
@@ -104,7 +107,7 @@ for role in client-a client-b; do
 		waited=$((waited + 1))
 	done
 	if running "$role"; then
-		kill -KILL "$(cat "$obj/qemu-cluster-$role.pid")" 2>/dev/null || true
+		kill -KILL "$(cat "$(pidfile "$role")")" 2>/dev/null || true
 		wait "${pid[$role]}" || true
 		echo "still running a minute after the server powered off: stopped" >"$(log "$role" failure)"
 		status=1

@@ -169,10 +169,15 @@ if [ "$mode" = --shell ]; then
 	limit=(--foreground "${SHELL_TIMEOUT:-3600}")
 else
 	console=(-chardev "file,id=con,path=$console_log,append=on" -serial chardev:con)
-	args=$(append)
-	[ -z "$logs" ] || args=$(append "guest.${mode#--}")
-	[ -z "$role" ] || args=$(append "guest.cluster=$role")
-	[ "$mode" != --bench ] || args=$(append guest.bench)
+	if [ -n "$role" ]; then
+		args=$(append "guest.cluster=$role")
+	elif [ -n "$logs" ]; then
+		args=$(append "guest.${mode#--}")
+	elif [ "$mode" = --bench ]; then
+		args=$(append guest.bench)
+	else
+		args=$(append)
+	fi
 	limit=(-k 10 "$timeout")
 fi
 # scripts/cluster.sh stops a cluster's machine by its pid.

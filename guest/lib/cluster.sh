@@ -16,7 +16,6 @@
 in_server() { "$@"; }
 in_client() { "$@"; }
 CACHE_DISK=/dev/vda
-NFS_CLIENTS="10.98.1.2 10.98.2.2"
 CLUSTER_CLIENTS="client-a client-b"
 AGENT_PORT=7000
 AGENT_LOG=/tmp/agent.log
@@ -24,19 +23,22 @@ AGENT_LOG=/tmp/agent.log
 cluster_role() {
 	sed -n 's/.* guest\.cluster=\([^ ]*\).*/\1/p' /proc/cmdline
 }
-# The server's address on a client's link.
-case $(cluster_role) in
-client-a) SERVER=10.98.1.1 ;;
-client-b) SERVER=10.98.2.1 ;;
-esac
 
-client_address() { # CLIENT
+# A client's link, and its address on it.
+client_link() { # CLIENT
 	case $1 in
-	client-a) echo 10.98.1.2 ;;
-	client-b) echo 10.98.2.2 ;;
+	client-a) echo 1 ;;
+	client-b) echo 2 ;;
 	*) return 1 ;;
 	esac
 }
+client_address() { # CLIENT
+	link=$(client_link "$1") && echo "10.98.$link.2"
+}
+# On a client, the server's address on its link.
+if link=$(client_link "$(cluster_role)"); then
+	SERVER=10.98.$link.1
+fi
 
 # The machine's name (NFSv4 names each client by it: two clients of one
 # name would take each other's state) and its NICs' addresses.
@@ -91,6 +93,7 @@ agent_call() { # CLIENT COMMAND-LINE
 # boot (the demo, then each test, calls it).
 cluster_up() {
 	ln -sf /proc/mounts /etc/mtab
+	NFS_CLIENTS=$(for client in $CLUSTER_CLIENTS; do client_address "$client"; done)
 	[ -e /tmp/nfsd-up ] || {
 		nfs_server >>"$LOG" 2>&1 && touch /tmp/nfsd-up
 	} || bail "nfsd"
@@ -138,17 +141,20 @@ agent_done() {
 	kill "$(cat /tmp/agent.pid)"
 }
 
-# On a client: the SHA-256 of a file of the export, read by $READER through
-# the fsc mount.
-client_sum() { # NAME
-	as_reader "cat $FSC/$1" | sha256sum | cut -d' ' -f1
-}
-
 # On a client: drop clean pages from the page cache, keeping inodes and
 # dentries, and with them the attributes the client knows.
 drop_page_cache() {
 	sync
 	echo 1 >/proc/sys/vm/drop_caches
+}
+
+# On a client: wait until PAGES pages have been stored in the cache since
+# the count was STORED0 (stored), or say how many were.
+wait_stored() { # STORED0 PAGES
+	wait_for 60 stored_since "$1" "$2" || {
+		echo "only $(($(stored) - $1)) of $2 pages stored"
+		return 1
+	}
 }
 
 # On a client: put a file of the export in the cache alone.  Read it, wait
@@ -160,10 +166,7 @@ cache_file() { # NAME
 	stored0=$(stored)
 	size=$(stat -c %s "$FSC/$1") &&
 		as_reader "cat $FSC/$1" >/dev/null || return 1
-	wait_for 60 stored_since "$stored0" "$(pages_of "$size")" || {
-		echo "only $(($(stored) - stored0)) of $(pages_of "$size") pages stored"
-		return 1
-	}
+	wait_stored "$stored0" "$(pages_of "$size")" || return 1
 	drop_page_cache
 	pages0=$(fsc 1)
 	as_reader "cat $FSC/$1" >/dev/null || return 1
@@ -185,9 +188,11 @@ read_pass() { # STORED NAME...
 		as_reader "cat $FSC/$name" >/dev/null || return 1
 	done
 	echo "$(($(nfs_reads "$FSC") - reads0)) $(($(fsc 1) - pages0))"
-	[ "$want_stored" -eq 0 ] || wait_for 60 stored_since "$stored0" "$want_stored" || {
-		echo "only $(($(stored) - stored0)) of $want_stored pages stored"
-		return 1
-	}
+	[ "$want_stored" -eq 0 ] || wait_stored "$stored0" "$want_stored" || return 1
 	drop_caches
+}
+
+# A file's bytes one a line, in hex (od), for counting the bytes that differ.
+byte_lines() { # FILE
+	od -An -v -tx1 -w1 "$1"
 }

@@ -224,6 +224,12 @@ drop_caches() {
 	echo 3 >/proc/sys/vm/drop_caches
 }
 
+# The SHA-256 of a file of the export, read by $READER through the fsc
+# mount.
+client_sum() { # NAME
+	as_reader "cat $FSC/$1" | sha256sum | cut -d' ' -f1
+}
+
 # Read a file twice through a mount, dropping caches between: "ops pages
 # checksum" of the second read (read_counts).
 read_twice() { # MOUNTPOINT NAME

@@ -13,23 +13,22 @@ plan 8
 nfs_up
 
 f=coherency
-client_sum() { as_reader sha256sum "$FSC/$f" | cut -d' ' -f1; }
 # Read through the client, once as cached and once after drop_caches, and
 # compare both with the server's bytes.
 check_fresh() { # NAME
 	sleep 2
 	want=$(sum "$EXPORT/$f")
-	expect_eq "$1: client's checksum" "$want" "$(client_sum)"
+	expect_eq "$1: client's checksum" "$want" "$(client_sum "$f")"
 	drop_caches
-	expect_eq "$1: client's checksum after drop_caches" "$want" "$(client_sum)"
+	expect_eq "$1: client's checksum after drop_caches" "$want" "$(client_sum "$f")"
 	ok $? "$1"
 }
 
 # Writable by the reader, for the write at the end.
 new_file "$EXPORT/$f" 1048576 && chmod 0666 "$EXPORT/$f"
-client_sum >/dev/null
+client_sum "$f" >/dev/null
 drop_caches
-client_sum >/dev/null # now in the cache
+client_sum "$f" >/dev/null # now in the cache
 
 # Same size, new bytes, a new mtime.
 new_file "$EXPORT/$f.new" 1048576
@@ -48,7 +47,7 @@ sync
 check_fresh extended
 
 # Opening for writing invalidates the cached file.
-client_sum >/dev/null
+client_sum "$f" >/dev/null
 invals0=$(fscache_stat Invals n)
 new_file /tmp/written 8192
 as_reader "dd if=/tmp/written of=$FSC/$f bs=4096 seek=10 conv=notrunc" 2>/dev/null

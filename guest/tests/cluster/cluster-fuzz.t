@@ -56,9 +56,6 @@ change() { # write OFFSET LENGTH | truncate SIZE | replace SIZE
 	esac
 }
 
-# One byte a line, for comparing.
-one_byte_a_line() { od -An -v -tx1 -w1; }
-
 reads=0 bytes=0 wrong=0 errors=0 done_rounds=0
 start=$(date +%s)
 while read -r what a b c d <&3; do
@@ -87,8 +84,8 @@ while read -r what a b c d <&3; do
 	fi
 	bytes=$((bytes + ${got%% *}))
 	[ "$got" != "$want" ] || continue
-	on_client client-b "od -An -v -tx1 -w1 /tmp/got" >/tmp/got.od
-	one_byte_a_line </tmp/want >/tmp/want.od
+	on_client client-b "byte_lines /tmp/got" >/tmp/got.od
+	byte_lines /tmp/want >/tmp/want.od
 	differ=$(awk 'NR == FNR { want[FNR] = $1; n = FNR; next }
 		{ if (!(FNR in want) || want[FNR] != $1) bad++; m = FNR }
 		END { if (n > m) bad += n - m; print bad + 0 }' /tmp/want.od /tmp/got.od)
