@@ -131,8 +131,8 @@ untracked_files() {
 #   bench-* the kernels make bench compares (scripts/bench.sh), all alike
 kernel_fragments() {
 	case "$1" in
-	test | step) echo base kunit afs selinux nfs ;;
-	debug) echo base kunit afs selinux nfs debug ;;
+	test | step) echo base kunit afs selinux nfs trace ;;
+	debug) echo base kunit afs selinux nfs trace debug ;;
 	bench-*) echo base nfs bench ;;
 	*) die "unknown kernel variant '$1' (test, debug, step, bench-*)" ;;
 	esac

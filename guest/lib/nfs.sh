@@ -219,6 +219,12 @@ throttle_reads() { # NAME DISK BPS
 		echo "$(cat "/sys/block/$2/dev") rbps=$3" >"$CGROUP/$1/io.max"
 }
 
+# tracefs, where trace events are turned on and read; 6.1 does not mount
+# it by itself.
+TRACING=/sys/kernel/tracing
+tracefs_mount() {
+	grep -q " $TRACING tracefs " /proc/mounts || mount -t tracefs tracefs "$TRACING"
+}
 drop_caches() {
 	sync
 	echo 3 >/proc/sys/vm/drop_caches
