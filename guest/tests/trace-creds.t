@@ -79,8 +79,8 @@ stored_before=$(stored)
 read -r cold_ops _ cold_sum <<EOF
 $(read_counts "$FSC" traced)
 EOF
-wait_for 10 stored_since "$stored_before" "$(pages_of "$size")" ||
-	diag "the cold read's pages were not all stored within 10 s"
+wait_for 30 stored_since "$stored_before" "$(pages_of "$size")" ||
+	diag "the cold read's pages were not all stored within 30 s"
 drop_caches
 read -r ops pages sum <<EOF
 $(read_counts "$FSC" traced)
