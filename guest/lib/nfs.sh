@@ -132,10 +132,12 @@ cache_stop() {
 	wait_for 10 not_running cachefilesd && wait_for 10 no_cache
 }
 
-# A cache is bound and active ("A" in the state column).
-cache_active() {
-	awk 'NR > 2 && $6 == "A" { found = 1 } END { exit !found }' /proc/fs/fscache/caches
+# The names (tags) of the caches bound and active ("A" in the state
+# column of /proc/fs/fscache/caches), one a line.
+active_caches() {
+	awk 'NR > 2 && $6 == "A" { print $7 }' /proc/fs/fscache/caches
 }
+cache_active() { [ -n "$(active_caches)" ]; }
 no_cache() { ! cache_active; }
 
 # The FSC column of /proc/fs/nfsfs/volumes (read in the client's namespace)

@@ -28,10 +28,6 @@ trace_clear() { : >"$TRACING/trace"; }
 events_of() { # NAME
 	sed -n "s/.* $1: //p" "$TRACING/trace"
 }
-# The cache's name: its tag, as fscache lists it.
-cache_tag() {
-	awk 'NR > 2 && $6 == "A" { print $7 }' /proc/fs/fscache/caches
-}
 # What cachefiles_begin_secure should say of each switch once the cache is
 # bound, whatever the operation.
 secure_pattern() { # TAG
@@ -54,7 +50,7 @@ cachefilesd_run -n -s -f /etc/cachefilesd.conf >>"$LOG" 2>&1 &
 daemon=$!
 wait_for 10 cache_active || bail "cachefilesd -n did not bind its cache"
 pid=$(pidof cachefilesd)
-tag=$(cache_tag)
+tag=$(active_caches)
 grep ' kernel_service_cred: ' "$TRACING/trace" | sed 's/^/# /'
 expect_eq "kernel_service_cred events" \
 	"service=cachefiles pid=$pid comm=cachefilesd uid=0 gid=0 ctx=$CTX" \
