@@ -2,17 +2,24 @@
 """Read one test run's logs and say how it went.
 
 report.py OBJDIR SUITES: OBJDIR/console.log, when the first boot was made,
-holds the kernel's console (the KUnit suites' KTAP among it), OBJDIR/ktap.log the guest tests' KTAP, and
-OBJDIR/failure.log, when there, why the boot ended early (scripts/qemu.sh:
-a timeout, a QEMU that failed); the *-after-reboot.log,
-*-debian-policy.log and *-cluster-ROLE.log files, when there, the same of
-the later boots (the cluster's three machines a boot each).  The
-KTAP is parsed with the kernel tree's kunit_parser, which prints each
-suite.  The run fails on a failed or crashed case, a suite of SUITES that
-never reported, a boot that ended early, a splat in a console, an SELinux
-denial that no test said it provokes, or a guest that never finished its
-tests.
-The last line printed is "N passed, N failed" (", N skipped" when any).
+holds the kernel's console (the KUnit suites' KTAP among it), OBJDIR/ktap.log
+the guest tests' KTAP, and OBJDIR/failure.log, when there, why the boot
+ended early (scripts/qemu.sh: a timeout, a QEMU that failed); the
+*-after-reboot.log, *-debian-policy.log and *-cluster-ROLE.log files, when
+there, the same of the later boots (the cluster's three machines a boot
+each).  The KTAP is parsed with the kernel tree's kunit_parser, which prints
+each suite.  The skips file beside SUITES lists the cases allowed to skip,
+each with its reason.
+
+Each of these is one failure, named: a failed or crashed case; a test that
+failed on its own after its cases passed (a guest test's exit status); a
+skip the skips file does not allow; a suite of SUITES that never reported;
+and, of each boot, an early end, a splat in its console, an SELinux denial
+that no test said it provokes, an expected-denial window a test left open,
+a kmemleak that never scanned, a guest that never finished its tests or
+never powered off, KTAP missing or unparsable.  The last line printed is
+"N passed, N failed" (", N skipped" when any), and the exit status is 1
+exactly when N failed is not 0.
 """
 
 import os
@@ -30,11 +37,12 @@ from kunit_parser import TestStatus  # noqa: E402
 # how the report names each, and whose suites their guest KTAP holds: the
 # guest tests ("guest:NAME" in tests/suites), or a cluster client's own
 # ("client-a:NAME").
-LATER_BOOTS = [('after-reboot', ' after the reboot', 'guest'),
-               ('debian-policy', " under Debian's policy", 'guest'),
-               ('cluster-server', " of the cluster's server", 'guest'),
-               ('cluster-client-a', ' of the cluster\'s client-a', 'client-a'),
-               ('cluster-client-b', ' of the cluster\'s client-b', 'client-b')]
+FIRST_BOOT = 'first-boot'
+LATER_BOOTS = [('after-reboot', 'guest'),
+               ('debian-policy', 'guest'),
+               ('cluster-server', 'guest'),
+               ('cluster-client-a', 'client-a'),
+               ('cluster-client-b', 'client-b')]
 
 # A report in the console that fails the run, whatever the tests said.
 # Words, not parts of words: NFS's "SECINFO:" is no INFO: report.
@@ -49,6 +57,9 @@ SPLAT = re.compile(r'\bBUG:|\bWARNING:|\bINFO:|Oops|KASAN:|UBSAN:|Kernel panic|'
 KMEMLEAK_ON = 'kmemleak: Kernel memory leak detector initialized'
 KMEMLEAK_SCANNED = re.compile(r'guest: kmemleak: scanned, status 0, ')
 GUEST_DONE = 'guest: guest tests ran'
+RUNNING_TEST = 'guest: running test '
+# The kernel's last line when the guest powers off as it should.
+POWER_DOWN = 'reboot: Power down'
 # SELinux denials fail the run, but for those a test said it provokes: it
 # writes the two markers to /dev/kmsg around them.
 AVC_DENIED = 'avc:  denied'
@@ -56,12 +67,57 @@ EXPECT_BEGIN = 'expected AVC denials: begin'
 EXPECT_END = 'expected AVC denials: end'
 
 
-def leaves(test):
-    """The test cases under a parsed test, each once."""
-    if not test.subtests:
-        yield test
-    for sub in test.subtests:
-        yield from leaves(sub)
+class Tally:
+    """What a run came to: cases passed, skipped (allowed by the skips
+    file), and failures, each named; every problem is one failure."""
+
+    def __init__(self, allowed_skips):
+        self.passed = 0
+        self.skipped = 0
+        self.failures = []
+        self.allowed_skips = allowed_skips
+
+    def fail(self, name, detail):
+        self.failures.append(f'{name}: {detail}')
+
+    def count(self, origin, suite):
+        """Count the cases of one suite (a KUnit suite, or a guest test)."""
+        self._count(f'{origin}:{suite.name}', suite)
+
+    def _count(self, path, test):
+        """Count a test's cases; True when one of them failed."""
+        if not test.subtests:
+            return self._leaf(path, test)
+        failed_below = False
+        for sub in test.subtests:
+            name = f'{path}: {sub.name or "(a case that never reported)"}'
+            failed_below |= self._count(name, sub)
+        # A test whose cases all passed or skipped, and which failed on its
+        # own: a guest test's exit status (killed, a bail after its last
+        # case, its cleanup), a suite's own "not ok".
+        if not failed_below and test.status not in (TestStatus.SUCCESS, TestStatus.SKIPPED):
+            tail = '; '.join(line.strip() for line in test.log[-3:])
+            self.fail(path, f'its cases passed, the test itself {test.status.name}'
+                      + (f' ({tail})' if tail else ''))
+            return True
+        return failed_below
+
+    def _leaf(self, path, case):
+        if case.status == TestStatus.SUCCESS:
+            self.passed += 1
+        elif case.status == TestStatus.SKIPPED and path in self.allowed_skips:
+            self.skipped += 1
+        elif case.status == TestStatus.SKIPPED:
+            self.fail(path, 'SKIPPED, and no line of the skips file allows it')
+        else:
+            self.fail(path, case.status.name)
+        return case.status not in (TestStatus.SUCCESS, TestStatus.SKIPPED)
+
+    def summary(self):
+        line = f'{self.passed} passed, {len(self.failures)} failed'
+        if self.skipped:
+            line += f', {self.skipped} skipped'
+        return line
 
 
 def read_lines(objdir, name):
@@ -73,104 +129,133 @@ def read_lines(objdir, name):
         return []
 
 
-def avc_denials(lines):
-    """The AVC denials of a console, as (expected, unexpected) lists."""
-    expected, unexpected = [], []
-    inside = False
+def check_avc(tally, boot, lines):
+    """Denials outside a test's expected window fail the run, and so does a
+    window left open: a window ends with the test that opened it."""
+    expected = unexpected = 0
+    window = None  # the line that opened the window
+    test = 'the boot before its tests'
     for line in lines:
-        if EXPECT_BEGIN in line:
-            inside = True
+        if line.startswith(RUNNING_TEST) or line == GUEST_DONE:
+            if window:
+                tally.fail(f'{boot}:avc-window', f'{test} left its window open: {window}')
+                window = None
+            if line.startswith(RUNNING_TEST):
+                test = line[len(RUNNING_TEST):].strip()
+        elif EXPECT_BEGIN in line:
+            window = line
         elif EXPECT_END in line:
-            inside = False
+            window = None
+        elif AVC_DENIED in line and window:
+            expected += 1
         elif AVC_DENIED in line:
-            (expected if inside else unexpected).append(line)
-    return expected, unexpected
+            unexpected += 1
+            tally.fail(f'{boot}:avc', f'unexpected AVC denial: {line}')
+    if window:
+        tally.fail(f'{boot}:avc-window', f'{test} left its window open: {window}')
+    if expected or unexpected:
+        print(f'AVC denials in the console of {boot}: {expected} provoked by tests, '
+              f'{unexpected} unexpected')
 
 
-def expected_suites(path):
-    with open(path) as f:
-        return [line.split('#')[0].strip() for line in f
-                if line.split('#')[0].strip()]
+def check_console(tally, boot, lines, ended_early):
+    """The problems a boot's console shows, each a failure of the boot."""
+    for i, line in enumerate(lines):
+        if SPLAT.search(line):
+            tally.fail(f'{boot}:splat', '\n  ' + '\n  '.join(lines[i:i + 12]))
+            break
+    check_avc(tally, boot, lines)
+    if (any(KMEMLEAK_ON in line for line in lines) and
+            not any(KMEMLEAK_SCANNED.match(line) for line in lines)):
+        tally.fail(f'{boot}:kmemleak', 'kmemleak is on but the guest never scanned')
+    if GUEST_DONE not in lines:
+        tally.fail(f'{boot}:unfinished', 'the guest never finished its tests; console tail:\n  ' +
+                   '\n  '.join(lines[-30:]))
+    elif POWER_DOWN not in lines and not ended_early:
+        # A panic or a triple fault after the tests: QEMU exits 0 all the same.
+        tally.fail(f'{boot}:no-power-off', 'the guest finished its tests but never powered off; '
+                   'console tail:\n  ' + '\n  '.join(lines[-12:]))
+
+
+def count_ktap(tally, boot, origin, lines):
+    """Count a boot's KTAP from one origin: the kernel's KUnit suites, or
+    the guest tests.  Returns the suites it reported."""
+    if not any('KTAP version' in line for line in lines):
+        tally.fail(f'{boot}:no-ktap', f'no KTAP from the {origin}')
+        return set()
+    if '1..0' in (line.rstrip() for line in lines):
+        # A boot that had none of the guest tests a run named (TESTS):
+        # nothing to count, and no error (kunit_parser calls it one).
+        return set()
+    run = kunit_parser.parse_run_tests(lines)
+    for suite in run.subtests:
+        tally.count(origin, suite)
+    if run.counts.errors:
+        tally.fail(f'{boot}:ktap', f'{run.counts.errors} KTAP parse error(s) in the {origin} output')
+    return {f'{origin}:{suite.name}' for suite in run.subtests}
+
+
+def names_in(path):
+    """The lines of a list file, comments and blank lines left out."""
+    try:
+        with open(path) as f:
+            return [line.split('#')[0].strip() for line in f if line.split('#')[0].strip()]
+    except FileNotFoundError:
+        return []
+
+
+def allowed_skips(path):
+    """The skips file: "ORIGIN:SUITE: CASE  # REASON" a line.  A line that
+    gives no reason allows nothing."""
+    allowed, unexplained = set(), []
+    try:
+        with open(path) as f:
+            for line in f:
+                name, _, reason = line.partition('#')
+                if name.strip() and reason.strip():
+                    allowed.add(name.strip())
+                elif name.strip():
+                    unexplained.append(name.strip())
+    except FileNotFoundError:
+        pass
+    return allowed, unexplained
 
 
 def main(objdir, suites_file):
+    skips, unexplained = allowed_skips(os.path.join(os.path.dirname(suites_file), 'skips'))
+    tally = Tally(skips)
+    for name in unexplained:
+        tally.fail('skips', f'"{name}" is allowed to skip with no reason given')
     # The first boot, unless the run made only later ones (TESTS): its
     # console holds the KUnit suites.  The boots after the first, when
     # there were some: their guest tests count, their consoles are checked
-    # like the first's.
-    consoles, logs = [], []
-    if os.path.exists(os.path.join(objdir, 'console.log')):
-        console = read_lines(objdir, 'console.log')
-        consoles.append(('', console))
-        logs += [('kernel', console), ('guest', read_lines(objdir, 'ktap.log'))]
-    failures = [('', read_lines(objdir, 'failure.log'))]
-    for boot, where, origin in LATER_BOOTS:
-        if os.path.exists(os.path.join(objdir, f'console-{boot}.log')):
-            consoles.append((where, read_lines(objdir, f'console-{boot}.log')))
-            logs.append((origin, read_lines(objdir, f'ktap-{boot}.log')))
-        failures.append((where, read_lines(objdir, f'failure-{boot}.log')))
-
-    problems = []
-    passed = failed = skipped = 0
-    # A boot that ended early counts as a failure of its own, named first.
-    for where, lines in failures:
-        for line in lines:
-            failed += 1
-            problems.append(f'the boot{where}: {line}')
+    # like the first's.  A boot that ended early counts as a failure of its
+    # own, named first.
+    boots = [(FIRST_BOOT, 'console.log', 'failure.log', [('kernel', 'console.log'), ('guest', 'ktap.log')])]
+    for boot, origin in LATER_BOOTS:
+        boots.append((boot, f'console-{boot}.log', f'failure-{boot}.log', [(origin, f'ktap-{boot}.log')]))
     reported = set()
-    for origin, lines in logs:
-        if not any('KTAP version' in line for line in lines):
-            problems.append(f'no KTAP from the {origin}')
-            continue
-        if '1..0' in (line.rstrip() for line in lines):
-            # A boot that had none of the guest tests a run named (TESTS):
-            # nothing to count, and no error (kunit_parser calls it one).
-            continue
-        run = kunit_parser.parse_run_tests(lines)
-        for suite in run.subtests:
-            reported.add(f'{origin}:{suite.name}')
-            for case in leaves(suite):
-                if case.status == TestStatus.SUCCESS:
-                    passed += 1
-                elif case.status == TestStatus.SKIPPED:
-                    skipped += 1
-                else:
-                    failed += 1
-                    problems.append(f'{origin}:{suite.name}: {case.name or "(a case that never reported)"}: '
-                                    f'{case.status.name}')
-        if run.counts.errors:
-            problems.append(f'{run.counts.errors} KTAP parse error(s) in the {origin} output')
+    made = []
+    for boot, console, failure, logs in boots:
+        ended_early = read_lines(objdir, failure)
+        for line in ended_early:
+            tally.fail(f'{boot}:ended-early', line)
+        if os.path.exists(os.path.join(objdir, console)):
+            made.append((boot, read_lines(objdir, console), ended_early))
+            for origin, log in logs:
+                reported |= count_ktap(tally, boot, origin, read_lines(objdir, log))
 
-    for suite in expected_suites(suites_file):
+    for suite in names_in(suites_file):
         if suite not in reported:
-            failed += 1
-            problems.append(f'{suite}: never reported')
+            tally.fail(suite, 'never reported')
 
-    for boot, lines in consoles:
-        for i, line in enumerate(lines):
-            if SPLAT.search(line):
-                problems.append(f'splat in the console{boot}:\n  ' + '\n  '.join(lines[i:i + 12]))
-                break
-        expected, unexpected = avc_denials(lines)
-        if expected or unexpected:
-            print(f'AVC denials in the console{boot}: {len(expected)} provoked by tests, '
-                  f'{len(unexpected)} unexpected')
-        for line in unexpected:
-            problems.append(f'unexpected AVC denial in the console{boot}: {line}')
-        if (any(KMEMLEAK_ON in line for line in lines) and
-                not any(KMEMLEAK_SCANNED.match(line) for line in lines)):
-            problems.append(f'kmemleak is on but the guest never scanned{boot}')
-        if GUEST_DONE not in lines:
-            problems.append(f'the guest never finished its tests{boot}; console tail:\n  ' +
-                            '\n  '.join(lines[-30:]))
+    for boot, lines, ended_early in made:
+        check_console(tally, boot, lines, ended_early)
 
-    for p in problems:
-        print(f'FAIL: {p}')
-    summary = f'{passed} passed, {failed} failed'
-    if skipped:
-        summary += f', {skipped} skipped'
-    print(summary)
-    return 1 if problems or failed else 0
+    for failure in tally.failures:
+        print(f'FAIL: {failure}')
+    print(tally.summary())
+    return 1 if tally.failures else 0
 
 
 if __name__ == '__main__':

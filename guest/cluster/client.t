@@ -13,10 +13,12 @@ nc -ll -p "$AGENT_PORT" -e /cluster/agent &
 echo "$!" >/tmp/agent.pid
 wait "$!"
 diag "$(wc -l <"$AGENT_LOG" 2>/dev/null || echo 0) commands served"
-grep -qx client_up "$AGENT_LOG" 2>/dev/null
+# The mount as it was, with fsc, and a cache behind it (FSC yes).
+diag "the fsc mount: $(cat "$FSC_MOUNT" 2>/dev/null)"
+grep -q " $FSC nfs4 .*,fsc[,= ].* FSC=yes\$" "$FSC_MOUNT" 2>/dev/null
 ok $? mounted
 expect_eq "the server's last command" agent_done "$(tail -n 1 "$AGENT_LOG" 2>/dev/null)"
 ok $? served_until_done
 expect_eq "status of unmounting and stopping the cache" 0 "$(cat /tmp/agent-done 2>/dev/null)"
 ok $? taken_down
-exit "$failed"
+finish

@@ -131,6 +131,7 @@ client_up() {
 		cat "$LOG"
 		return 1
 	}
+	record_fsc_mount
 	touch /tmp/nfs-up
 }
 # The agent's last command: the mount and the cache down (their status in
@@ -190,6 +191,36 @@ read_pass() { # STORED NAME...
 	echo "$(($(nfs_reads "$FSC") - reads0)) $(($(fsc 1) - pages0))"
 	[ "$want_stored" -eq 0 ] || wait_stored "$stored0" "$want_stored" || return 1
 	drop_caches
+}
+
+# On a client: read a file of the export through the fsc mount, wait until
+# the pages it fetched are stored in the cache, drop the caches and read it
+# again; print "READs pages-from-the-cache checksum" (read_counts) of each
+# read, six words.
+read_and_reread() { # NAME
+	stored0=$(stored)
+	first=$(read_counts "$FSC" "$1") &&
+		size=$(stat -c %s "$FSC/$1") &&
+		wait_stored "$stored0" "$(pages_of "$size")" || return 1
+	drop_caches
+	echo "$first $(read_counts "$FSC" "$1")"
+}
+
+# On a client: the export mounted where it may read stale bytes, for the
+# negative control of the coherency tests: NFSv3 without close-to-open,
+# attributes kept for ten minutes, no cache.
+STALE=/mnt/stale
+stale_mount() {
+	mkdir -p "$STALE" &&
+		mount.nfs "$SERVER:$EXPORT" "$STALE" </dev/null \
+			-o vers=3,nolock,proto=tcp,mountproto=tcp,retry=0,nosharecache,nocto,actimeo=600
+}
+
+# On a client: the fsc mount as /proc/mounts shows it and its FSC column,
+# kept in /tmp/fsc-mount for the client's test.
+FSC_MOUNT=/tmp/fsc-mount
+record_fsc_mount() {
+	echo "$(grep " $FSC nfs" /proc/mounts) FSC=$(fsc_column "$FSC")" >"$FSC_MOUNT"
 }
 
 # A file's bytes one a line, in hex (od), for counting the bytes that differ.

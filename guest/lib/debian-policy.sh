@@ -32,13 +32,16 @@ LAUNCHER=/lib/guest/cachefilesd-launch
 #   once it is in the log they all are.
 debian_policy_enforce() {
 	echo "debian-policy: expected AVC denials: begin (labelling, permissive)" >/dev/kmsg
+	status=0
 	for step in debian_mounts debian_label nfs_network nfs_server debian_enforce; do
 		"$step" >>"$LOG" 2>&1 || {
 			echo "debian-policy: $step failed" >>"$LOG"
-			return 1
+			status=1
+			break
 		}
 	done
 	echo "debian-policy: expected AVC denials: end (labelling, permissive)" >/dev/kmsg
+	return "$status"
 }
 debian_mounts() {
 	mkdir -p /run && mount -t tmpfs tmpfs /run &&

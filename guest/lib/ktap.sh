@@ -3,12 +3,14 @@
 # The guest tests' KTAP, and what several of them do.  A test prints its
 # plan, checks what it claims with expect_* (each prints what it wanted and
 # what it got when the check fails, as kselftest_harness's EXPECT does), and
-# reports each case with ok; its exit status is $failed:
+# reports each case with ok, undoes what it changed with on_exit, and ends
+# with finish, which fails it when it reported other than its plan:
 #	plan 2
+#	on_exit "echo 0 >$INJECT"
 #	expect_eq "READs sent" 0 "$ops"
 #	expect_ge "pages from the cache" "$(pages_of 4096)" "$pages"
 #	ok $? read_from_cache
-#	exit "$failed"
+#	finish
 
 # Debian's programs are in the usr directories.
 PATH=/sbin:/bin:/usr/sbin:/usr/bin
@@ -17,13 +19,56 @@ READER=reader
 
 failed=0
 n=0
+# The cases plan announced, none until it is called.
+planned=
 # An expect_* failed since the last result line.
 expectation_failed=0
 
 plan() { # CASES
+	planned=$1
 	echo "KTAP version 1"
 	echo "1..$1"
 }
+
+# The end of a test: its exit status, failed when a case failed or when it
+# reported more or fewer cases than it planned.
+finish() {
+	if [ -n "$planned" ] && [ "$n" -ne "$planned" ]; then
+		diag "planned $planned cases, reported $n"
+		failed=1
+	fi
+	exit "$failed"
+}
+
+# What a test changed outside itself (error injection, a sysctl, a loaded
+# policy) is put back by cleanup whenever the test ends: by finish, bail,
+# an error, or run-tests' TERM at its time limit.  on_exit adds a command
+# line; cleanup runs them, last added first, once.
+cleanup_commands=
+on_exit() { # COMMAND-LINE
+	cleanup_commands="$1
+$cleanup_commands"
+}
+cleanup() {
+	status=$?
+	commands=$cleanup_commands
+	cleanup_commands=
+	set -f
+	ifs=$IFS
+	IFS='
+'
+	for command in $commands; do
+		IFS=$ifs
+		eval "$command" || {
+			diag "cleanup: '$command' failed"
+			status=1
+		}
+	done
+	exit "$status"
+}
+trap cleanup EXIT
+trap 'exit 143' TERM
+trap 'exit 130' INT
 
 # A result line: "ok" when STATUS is 0 and every expect_* since the last
 # result line held, else "not ok", remembered for the exit status.  Returns

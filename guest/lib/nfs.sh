@@ -232,6 +232,12 @@ drop_caches() {
 	echo 3 >/proc/sys/vm/drop_caches
 }
 
+# The SHA-256 of a file read through a mapping, one page a fault
+# (guest/tools/mmap-read.c).
+mmap_sum() { # FILE
+	mmap-read "$1" | sha256sum | cut -d' ' -f1
+}
+
 # The SHA-256 of a file of the export, read by $READER through the fsc
 # mount.
 client_sum() { # NAME
@@ -265,7 +271,13 @@ logged_since_mark() { # PATTERN
 	log_since_mark | grep -q -e "$1"
 }
 # SELinux denials the test provokes are between these markers in the
-# kernel log; any other fails the run (scripts/report.py).
+# kernel log; any other fails the run (scripts/report.py).  A window the
+# test leaves open fails it, and run-tests closes it ($AVC_WINDOW there).
+AVC_WINDOW=/tmp/avc-window-open
 expect_denials() { # begin|end REASON
 	echo "$MARK_NAME: expected AVC denials: $1 ($2)" >/dev/kmsg
+	case $1 in
+	begin) echo "$2" >"$AVC_WINDOW" ;;
+	end) rm -f "$AVC_WINDOW" ;;
+	esac
 }

@@ -127,4 +127,4 @@ wait_for 10 no_cache
 ok $? unbound_on_close
 cache_start >>"$LOG" 2>&1
 ok $? cachefilesd_back
-exit "$failed"
+finish

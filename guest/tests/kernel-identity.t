@@ -8,4 +8,4 @@ expect_eq "release booted" "$(cat /etc/kernel-release)" "$(uname -r)"
 ok $? release
 expect_eq "version booted" "$(cat /etc/kernel-version)" "$(uname -v)"
 ok $? version
-exit "$failed"
+finish

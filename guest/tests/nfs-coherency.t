@@ -9,7 +9,7 @@
 # it reads back, before and after drop_caches, and what the server has.
 # shellcheck source=guest/lib/nfs.sh
 . /lib/guest/nfs.sh
-plan 8
+plan 9
 nfs_up
 
 f=coherency
@@ -24,11 +24,21 @@ check_fresh() { # NAME
 	ok $? "$1"
 }
 
-# Writable by the reader, for the write at the end.
+# Writable by the reader, for the write at the end.  In the cache before
+# any change: stored whole, then read back from it alone.
 new_file "$EXPORT/$f" 1048576 && chmod 0666 "$EXPORT/$f"
+s0=$(stored)
 client_sum "$f" >/dev/null
+wait_for 30 stored_since "$s0" "$(pages_of 1048576)"
+expect_eq "pages stored" 0 "$?"
 drop_caches
-client_sum "$f" >/dev/null # now in the cache
+read -r ops pages bytes <<EOF
+$(read_counts "$FSC" "$f")
+EOF
+expect_eq "READs sent" 0 "$ops"
+expect_eq "pages from the cache" "$(pages_of 1048576)" "$pages"
+expect_eq checksum "$(sum "$EXPORT/$f")" "$bytes"
+ok 0 cached_before_change
 
 # Same size, new bytes, a new mtime.
 new_file "$EXPORT/$f.new" 1048576
@@ -67,4 +77,4 @@ expect_eq "checksum read back" "$want" "$(readback "$FSC/$f")"
 ok $? read_back_written_after_drop_caches
 expect_eq "checksum on the server" "$want" "$(readback "$EXPORT/$f")"
 ok $? server_has_written
-exit "$failed"
+finish

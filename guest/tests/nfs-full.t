@@ -69,4 +69,4 @@ killall cachefilesd 2>/dev/null
 		cache_start
 } >>"$LOG" 2>&1
 ok $? main_cache_back
-exit "$failed"
+finish

@@ -4,8 +4,8 @@
 # MADV_RANDOM: mmap-read), from the server cold (one READ a page) and from
 # the cache warm (no READ); the same with every cache read failing after it
 # was done (cachefiles error injection, bit 4: each page from the server);
-# and reads that reach or cross EOF.  mmap-read prints a sum of one byte a
-# page, compared with its sum of the server's file.  (Bit 2 of the injection
+# and reads that reach or cross EOF.  Every byte mmap-read got is compared
+# with the server's file.  (Bit 2 of the injection
 # is not used: a failed write withdraws the cache, for every later test.)
 # shellcheck source=guest/lib/nfs.sh
 . /lib/guest/nfs.sh
@@ -26,30 +26,31 @@ counted() { # COMMAND...
 size=$((64 * page + 100))
 pages=$(pages_of "$size")
 new_file "$EXPORT/folio" "$size"
-want=$(mmap-read "$EXPORT/folio")
+want=$(sum "$EXPORT/folio")
 drop_caches
 s0=$(stored)
-counted mmap-read "$FSC/folio"
+counted mmap_sum "$FSC/folio"
 [ "$got" = "$want" ] && [ "$reads" -eq "$pages" ] && [ "$from_cache" -eq 0 ]
 ok $? read_folio_cold_from_server
 wait_for 30 stored_since "$s0" "$pages"
 ok $? read_folio_pages_stored
 drop_caches
-counted mmap-read "$FSC/folio"
+counted mmap_sum "$FSC/folio"
 [ "$got" = "$want" ] && [ "$reads" -eq 0 ] && [ "$from_cache" -eq "$pages" ]
 ok $? read_folio_warm_from_cache
 
 # Every cache read fails after it was done: each page is read again from
 # the server, and the cache keeps its copy for the next read.
 drop_caches
+on_exit "echo 0 >$INJECT"
 echo 4 >"$INJECT"
-counted mmap-read "$FSC/folio"
+counted mmap_sum "$FSC/folio"
 echo 0 >"$INJECT"
 [ "$got" = "$want" ] && [ "$reads" -eq "$pages" ] && [ "$from_cache" -eq 0 ] &&
 	[ "$missed" -eq "$pages" ]
 ok $? read_folio_failed_cache_read_from_server
 drop_caches
-counted mmap-read "$FSC/folio"
+counted mmap_sum "$FSC/folio"
 [ "$got" = "$want" ] && [ "$reads" -eq 0 ] && [ "$from_cache" -eq "$pages" ]
 ok $? read_folio_cache_kept
 
@@ -71,4 +72,4 @@ for state in cold warm; do
 		fi
 	ok $? "read_at_eof_$state"
 done
-exit "$failed"
+finish

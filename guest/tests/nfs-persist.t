@@ -41,4 +41,4 @@ expect_eq "pages from the cache" "$(pages_of "$size")" "$pages"
 ok $? remount_reads_from_cache
 expect_eq checksum "$(cat "$EXPORT/persist.sha256")" "$bytes"
 ok $? remount_reads_right_bytes
-exit "$failed"
+finish

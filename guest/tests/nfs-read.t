@@ -78,4 +78,4 @@ ok $? volumes_fsc_yes
 ok $? volumes_plain_no
 [ "$(mountstat "$PLAIN" fsc: 1)" = "" ]
 ok $? plain_mount_has_no_fsc_counters
-exit "$failed"
+finish

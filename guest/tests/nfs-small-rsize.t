@@ -41,4 +41,4 @@ END
 	ok $? "warm_read_${size}_from_cache"
 done
 umount "$small"
-exit "$failed"
+finish

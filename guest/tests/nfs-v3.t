@@ -37,4 +37,4 @@ ok $? v3_warm_read_from_cache
 [ "$(fsc_column "$v3")" = yes ]
 ok $? v3_volume_fsc_yes
 umount "$v3"
-exit "$failed"
+finish

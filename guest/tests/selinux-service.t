@@ -40,4 +40,4 @@ log_since_mark | grep -E 'SELinux: |avc: ' | sed 's/^/# /'
 ok $? "the AVC denial names the service kunit-forbidden, and is the only one"
 # Unloaded, so that the test may run again.
 [ "$rc" -ne 0 ] || rmmod "$module" || bail "rmmod $module: exit status $?"
-exit "$failed"
+finish

@@ -112,4 +112,4 @@ diag "with the events off: $ops READs, $pages pages from the cache"
 expect_eq "pages from the cache" "$(pages_of "$size")" "$pages"
 expect_eq "events recorded" 0 "$(grep -vc '^#' "$TRACING/trace")"
 ok 0 nothing_when_off
-exit "$failed"
+finish
