@@ -33,10 +33,10 @@ sys.dont_write_bytecode = True  # nothing written into the kernel tree
 import kunit_parser  # noqa: E402
 from kunit_parser import TestStatus  # noqa: E402
 
-# The boots after the first (scripts/boot.sh), by the suffix of their logs,
-# how the report names each, and whose suites their guest KTAP holds: the
-# guest tests ("guest:NAME" in tests/suites), or a cluster client's own
-# ("client-a:NAME").
+# The boots, each named in the report as its failures are (FIRST_BOOT:splat);
+# the boots after the first (scripts/boot.sh) by the suffix of their logs,
+# with whose suites their guest KTAP holds: the guest tests ("guest:NAME" in
+# tests/suites), or a cluster client's own ("client-a:NAME").
 FIRST_BOOT = 'first-boot'
 LATER_BOOTS = [('after-reboot', 'guest'),
                ('debian-policy', 'guest'),
@@ -195,13 +195,10 @@ def count_ktap(tally, boot, origin, lines):
     return {f'{origin}:{suite.name}' for suite in run.subtests}
 
 
-def names_in(path):
-    """The lines of a list file, comments and blank lines left out."""
-    try:
-        with open(path) as f:
-            return [line.split('#')[0].strip() for line in f if line.split('#')[0].strip()]
-    except FileNotFoundError:
-        return []
+def expected_suites(path):
+    """The suites file's names, comments and blank lines left out."""
+    with open(path) as f:
+        return [line.split('#')[0].strip() for line in f if line.split('#')[0].strip()]
 
 
 def allowed_skips(path):
@@ -245,7 +242,7 @@ def main(objdir, suites_file):
             for origin, log in logs:
                 reported |= count_ktap(tally, boot, origin, read_lines(objdir, log))
 
-    for suite in names_in(suites_file):
+    for suite in expected_suites(suites_file):
         if suite not in reported:
             tally.fail(suite, 'never reported')
 

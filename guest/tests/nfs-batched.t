@@ -1,11 +1,12 @@
 #!/bin/sh
 # Readahead reads each run of cached pages inside a readahead window with
-# one cache read and the rest from the server, and pages fetched from the server are stored in batches,
-# asynchronously.  Checked with exact counts: pages read from the cache (fsc:
-# field 1), bytes read from the server (bytes: field 5), cache reads started
-# (fscache "IO rd"), at full and partial coverage, at EOF, and with a cache
-# read that fails after it was done (cachefiles error injection, bit 4), and
-# with the cache invalidated while a READ was on the wire.
+# one cache read and the rest from the server, and pages fetched from the
+# server are stored in batches, asynchronously.  Checked with exact counts:
+# pages read from the cache (fsc: field 1), bytes read from the server
+# (bytes: field 5), cache reads started (fscache "IO rd"), at full and
+# partial coverage, at EOF, and with a cache read that fails after it was
+# done (cachefiles error injection, bit 4), and with the cache invalidated
+# while a READ was on the wire.
 # shellcheck source=guest/lib/nfs.sh
 . /lib/guest/nfs.sh
 plan 20
