@@ -129,6 +129,17 @@ expect_le() { # WHAT MAX GOT
 	return 1
 }
 
+# Wait up to $1 seconds for the command that follows to succeed.
+wait_for() { # SECONDS COMMAND...
+	t=$1
+	shift
+	while ! "$@" 2>/dev/null; do
+		t=$((t - 1))
+		[ "$t" -ge 0 ] || return 1
+		sleep 1
+	done
+}
+
 # Run a shell command line as $READER.
 as_reader() { # COMMAND-LINE...
 	su "$READER" -s /bin/sh -c "$*"

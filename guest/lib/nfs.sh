@@ -45,17 +45,6 @@ read_counts() { # MOUNTPOINT FILE [USER]
 	echo "$(($(nfs_reads "$1") - r0)) $(($(mountstat "$1" fsc: 1) - p0)) $c"
 }
 
-# Wait up to $1 seconds for the command that follows to succeed.
-wait_for() { # SECONDS COMMAND...
-	t=$1
-	shift
-	while ! "$@" 2>/dev/null; do
-		t=$((t - 1))
-		[ "$t" -ge 0 ] || return 1
-		sleep 1
-	done
-}
-
 nfs_network() {
 	mkdir -p /run/netns
 	$IP netns add server && $IP netns add client &&
@@ -131,6 +120,9 @@ cache_stop() {
 	killall -q cachefilesd
 	wait_for 10 not_running cachefilesd && wait_for 10 no_cache
 }
+
+# The cache's data files (lost+found is mkfs's, not the kernel's).
+cache_files() { find "$CACHE" -path "$CACHE/lost+found" -prune -o -type f -print; }
 
 # The names (tags) of the caches bound and active ("A" in the state
 # column of /proc/fs/fscache/caches), one a line.

@@ -27,14 +27,11 @@ su "$READER" -s /bin/sh -c 'echo failslab-daemon >/proc/self/comm
 	wait' &
 daemon=$!
 on_exit "kill $daemon && wait $daemon"
-tries=10
 # (Not pidof: busybox's takes a 15-character comm for a cut name and
 # compares argv[0], here sh, instead.)
-until cat /proc/[0-9]*/comm 2>/dev/null | grep -qx failslab-daemon; do
-	tries=$((tries - 1))
-	[ "$tries" -gt 0 ] || bail "no process failslab-daemon of $READER's"
-	sleep 1
-done
+# shellcheck disable=SC2317 # called through wait_for
+daemon_named() { cat /proc/[0-9]*/comm | grep -qx failslab-daemon; }
+wait_for 10 daemon_named || bail "no process failslab-daemon of $READER's"
 on_exit "echo Y >$debugfs/failslab/ignore-gfp-wait; echo 2 >$debugfs/failslab/verbose"
 echo N >"$debugfs/failslab/ignore-gfp-wait" || bail "cannot set failslab's ignore-gfp-wait"
 echo 0 >"$debugfs/failslab/verbose" || bail "cannot set failslab's verbosity"

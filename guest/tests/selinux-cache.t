@@ -119,7 +119,7 @@ ok $? procattr_objective_during_cache_read
 # into the cache once their cookies are let go (some 10 s): there must be
 # some, or the labels checked are only the directories'.
 # shellcheck disable=SC2317 # called through wait_for
-data_files() { find "$CACHE" -path "$CACHE/lost+found" -prune -o -type f -print | grep -q .; }
+data_files() { cache_files | grep -q .; }
 drop_caches
 wait_for 30 data_files
 expect_eq "data files in the cache" 0 "$?"

@@ -61,15 +61,14 @@ coherency_case renamed_over "$size" \
 name=coherency-stale
 new_file "$EXPORT/$name" "$size" && chmod 0666 "$EXPORT/$name"
 old=$(sum "$EXPORT/$name")
+stale_sum() { on_client client-b "as_reader 'cat $STALE/$name' | sha256sum | cut -d' ' -f1"; }
 on_client client-b "stale_mount" >>"$LOG" 2>&1
 expect_eq "status of client-b's stale mount" 0 "$?"
 on_exit "on_client client-b 'umount $STALE' >>$LOG 2>&1"
-expect_eq "client-b's first read through it" "$old" \
-	"$(on_client client-b "as_reader 'cat $STALE/$name' | sha256sum | cut -d' ' -f1")"
+expect_eq "client-b's first read through it" "$old" "$(stale_sum)"
 on_client client-a "head -c $size /dev/urandom >/tmp/new && dd if=/tmp/new of=$FSC/$name bs=65536 conv=notrunc status=none" >>"$LOG" 2>&1
 expect_eq "status of client-a's change" 0 "$?"
 expect_ne "the server's bytes after the change" "$old" "$(sum "$EXPORT/$name")"
-expect_eq "client-b's read through the stale mount" "$old" \
-	"$(on_client client-b "as_reader 'cat $STALE/$name' | sha256sum | cut -d' ' -f1")"
+expect_eq "client-b's read through the stale mount" "$old" "$(stale_sum)"
 ok $? stale_mount_reads_old_bytes
 finish
