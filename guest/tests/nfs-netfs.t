@@ -5,11 +5,14 @@
 # the cache warm (no READ); the same with every cache read failing after it
 # was done (cachefiles error injection, bit 4: each page from the server);
 # and reads that reach or cross EOF.  Every byte mmap-read got is compared
-# with the server's file.  (Bit 2 of the injection
+# with the server's file.  A file of a synchronous fsc mount (sync, as noac
+# makes it) is never read from the cache, as in 6.1.  A reader killed
+# while ->read_folio() waits for a READ the server holds goes at once, as
+# in 6.1, and the page is read right later.  (Bit 2 of the injection
 # is not used: a failed write withdraws the cache, for every later test.)
 # shellcheck source=guest/lib/nfs.sh
 . /lib/guest/nfs.sh
-plan 7
+plan 9
 nfs_up
 
 page=4096
@@ -72,4 +75,50 @@ for state in cold warm; do
 		fi
 	ok $? "read_at_eof_$state"
 done
+
+sync_mnt=/mnt/fsc-sync
+nfs_mount "$sync_mnt" ,fsc,sync >>"$LOG" 2>&1 || bail "mount with fsc,sync"
+on_exit "umount $sync_mnt"
+read -r ops from_cache bytes <<END
+$(read_twice "$sync_mnt" folio)
+END
+diag "sync mount, second read: $ops READs, $from_cache pages from the cache"
+expect_eq "bytes" "$want" "$bytes" && expect_ge "READs" 1 "$ops" &&
+	expect_eq "pages from the cache" 0 "$from_cache"
+ok $? sync_mount_reads_from_server
+
+# The server's READ is held as in nfs-batched.t: a reader on the server,
+# throttled by an I/O limit on the export disk, has the file's pages
+# locked, and nfsd waits for them.
+# shellcheck disable=SC2317 # called through wait_for
+waits_in() { # PID FUNCTION
+	grep -q "$2" "/proc/$1/stack"
+}
+# shellcheck disable=SC2317 # called through wait_for
+gone() { # PID
+	[ ! -e "/proc/$1" ] || grep -q '^[0-9]* (.*) Z ' "/proc/$1/stat"
+}
+slow=$CGROUP/slow-export
+new_file "$EXPORT/killed" "$((16 * page))"
+drop_caches
+throttle_reads slow-export vda 1024 >>"$LOG" 2>&1 || bail "cgroup io.max"
+on_exit "throttle_reads slow-export vda max; rmdir $slow"
+sh -c "echo \$\$ >$slow/cgroup.procs && exec dd if=$EXPORT/killed of=/dev/null bs=$((16 * page))" 2>/dev/null &
+holder=$!
+wait_for 30 waits_in "$holder" filemap_get_pages || diag "the server's reader is not held"
+mmap-read "$FSC/killed" >/dev/null 2>&1 &
+reader=$!
+wait_for 30 waits_in "$reader" netfs_begin_read
+held=$?
+[ "$held" -eq 0 ] || diag "reader's stack: $(tr '\n' ' ' <"/proc/$reader/stack")"
+kill -KILL "$reader"
+wait_for 10 gone "$reader"
+went=$?
+diag "reader held in netfs_begin_read: $([ "$held" -eq 0 ] && echo yes || echo no), gone within 10 s of SIGKILL: $([ "$went" -eq 0 ] && echo yes || echo no)"
+throttle_reads slow-export vda max >>"$LOG" 2>&1
+wait "$holder"
+wait "$reader"
+[ "$held" -eq 0 ] && [ "$went" -eq 0 ] &&
+	expect_eq "bytes read after" "$(sum "$EXPORT/killed")" "$(mmap_sum "$FSC/killed")"
+ok $? killed_reader_goes
 finish
