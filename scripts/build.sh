@@ -34,18 +34,24 @@ kmake -s tinyconfig >"$obj/merge_config.log" 2>&1
 kmake -s olddefconfig >>"$obj/merge_config.log" 2>&1
 
 # merge_config.sh only warns when an option is dropped; here it is an error.
+# An option set again by a later fragment is checked against that one only.
 dropped=0
-for f in "${fragments[@]}"; do
+declare -A later=()
+for ((i = ${#fragments[@]} - 1; i >= 0; i--)); do
+	f=${fragments[i]}
 	while read -r line; do
 		case "$line" in
-		CONFIG_*=*)
-			opt=${line%%=*}
-			grep -qxF "$line" "$obj/.config" && continue ;;
+		CONFIG_*=*) opt=${line%%=*} ;;
 		"# CONFIG_"*" is not set")
 			opt=${line#\# }
-			opt=${opt%% *}
-			grep -q "^$opt=" "$obj/.config" || continue ;;
+			opt=${opt%% *} ;;
 		*) continue ;;
+		esac
+		[ -z "${later[$opt]:-}" ] || continue
+		later[$opt]=1
+		case "$line" in
+		CONFIG_*=*) grep -qxF "$line" "$obj/.config" && continue ;;
+		*) grep -q "^$opt=" "$obj/.config" || continue ;;
 		esac
 		printf '%s: %s asks for "%s", .config has "%s"\n' "${0##*/}" \
 			"configs/${f##*/}" "$line" \

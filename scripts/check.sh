@@ -2,7 +2,8 @@
 # Checks on the series itself, beyond what the booted tests prove:
 # checkpatch --strict on every patch, and every patch building on its own
 # (the test kernel's configuration, built at each step of the series in a
-# worktree of build/linux).
+# worktree of build/linux), and the whole series building without NFS's
+# FS-Cache support (the nofsc kernel).
 #   CHECK_FROM=N   build only at patch N and after (all are checkpatch'ed)
 set -eu
 # shellcheck source=scripts/common.sh
@@ -39,3 +40,5 @@ for commit in $(git -C "$LINUX" rev-list --reverse pristine..applied); do
 	KERNEL_TREE=$step ALLOW_MISSING_OPTIONS=1 "$ROOT/scripts/build.sh" step
 done
 say "every patch from ${CHECK_FROM:-1} on builds on its own"
+"$ROOT/scripts/build.sh" nofsc
+say "the series builds without NFS_FSCACHE"
