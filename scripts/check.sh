@@ -3,7 +3,8 @@
 # checkpatch --strict on every patch, and every patch building on its own
 # (the test kernel's configuration, built at each step of the series in a
 # worktree of build/linux), and the whole series building without NFS's
-# FS-Cache support (the nofsc kernel).
+# FS-Cache support (the nofsc kernel), booted with the one guest test that
+# expects it.
 #   CHECK_FROM=N   build only at patch N and after (all are checkpatch'ed)
 set -eu
 # shellcheck source=scripts/common.sh
@@ -40,5 +41,5 @@ for commit in $(git -C "$LINUX" rev-list --reverse pristine..applied); do
 	KERNEL_TREE=$step ALLOW_MISSING_OPTIONS=1 "$ROOT/scripts/build.sh" step
 done
 say "every patch from ${CHECK_FROM:-1} on builds on its own"
-"$ROOT/scripts/build.sh" nofsc
-say "the series builds without NFS_FSCACHE"
+TESTS=nfs-fscache-config "$ROOT/scripts/boot.sh" nofsc
+say "the series builds and boots without NFS_FSCACHE"

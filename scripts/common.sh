@@ -128,8 +128,9 @@ untracked_files() {
 #   test   the kernel `make test` and `make run` boot
 #   debug  the same with the debugging options: the suite must run clean on it
 #   step   the test kernel's options, built at each patch by make check
-#   nofsc  the test kernel without NFS's FS-Cache support, built by make
-#          check: the series must build, and cost nothing, there
+#   nofsc  the test kernel without NFS's FS-Cache support, built and
+#          booted by make check: the series must work, and cost nothing,
+#          there
 #   bench-* the kernels make bench compares (scripts/bench.sh), all alike
 kernel_fragments() {
 	case "$1" in

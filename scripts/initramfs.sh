@@ -8,7 +8,7 @@
 #   selinux_policies  the test policies and Debian's (kernels with SELinux)
 #   bench_programs    guest/bench, fio and perf (make bench's kernels)
 #   kernel_facts      what the tests compare against: the built kernel's
-#                     release and version, and the applied series
+#                     release, version and .config, and the applied series
 set -eu
 # shellcheck source=scripts/common.sh
 . "$(dirname "$0")/common.sh"
@@ -144,6 +144,7 @@ bench_programs() {
 
 kernel_facts() {
 	cat "$obj/include/config/kernel.release" >"$staging/etc/kernel-release"
+	cp "$obj/.config" "$staging/etc/kernel-config"
 	sed -n 's/^#define UTS_VERSION "\(.*\)"$/\1/p' \
 		"$obj/include/generated/utsversion.h" >"$staging/etc/kernel-version"
 	# (Debian's 6.12, which make bench builds, is no git repository.)
