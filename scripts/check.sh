@@ -2,9 +2,9 @@
 # Checks on the series itself, beyond what the booted tests prove:
 # checkpatch --strict on every patch, and every patch building on its own
 # (the test kernel's configuration, built at each step of the series in a
-# worktree of build/linux), and the whole series building without NFS's
-# FS-Cache support (the nofsc kernel), booted with the one guest test that
-# expects it.
+# worktree of build/linux), the built-in KUnit suites linking as modules,
+# and the whole series building without NFS's FS-Cache support (the nofsc
+# kernel), booted with the one guest test that expects it.
 #   CHECK_FROM=N   build only at patch N and after (all are checkpatch'ed)
 set -eu
 # shellcheck source=scripts/common.sh
@@ -41,5 +41,16 @@ for commit in $(git -C "$LINUX" rev-list --reverse pristine..applied); do
 	KERNEL_TREE=$step ALLOW_MISSING_OPTIONS=1 "$ROOT/scripts/build.sh" step
 done
 say "every patch from ${CHECK_FROM:-1} on builds on its own"
+
+# The series' KUnit suites whose options are tristate, which the test kernel
+# builds in, must link as modules too: built here as external modules
+# against the last step's kernel.  (cred_kunit's option is bool: it calls
+# functions that are not exported.)
+modules=$(mktemp -d)
+cp "$step/kernel/sched/wait_kunit.c" "$step/mm/page_flags_kunit.c" "$modules/"
+echo "obj-m += wait_kunit.o page_flags_kunit.o" >"$modules/Makefile"
+make -s -C "$step" O="$(objdir step)" ARCH=x86_64 M="$modules" modules
+rm -rf "$modules"
+say "the built-in KUnit suites link as modules"
 TESTS=nfs-fscache-config "$ROOT/scripts/boot.sh" nofsc
 say "the series builds and boots without NFS_FSCACHE"
