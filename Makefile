@@ -1,5 +1,5 @@
 # Entry points.  Each is a script of scripts/; see README.md.
-.PHONY: run cluster test test-debug bench check lint tree export deps selftest clean
+.PHONY: run cluster test test-debug bench check lint list tree export deps selftest clean
 
 # Build the patched kernel and boot it: a shell in the guest when run from a
 # terminal, a report and a clean power-off when not.
@@ -35,6 +35,10 @@ check: deps
 # patches/README's table against the series.
 lint: deps
 	scripts/lint.sh
+
+# The guest tests by boot, each with its header (what it checks).
+list:
+	scripts/list-tests.sh
 
 # Unpack build/linux and apply patches/; export its commits to patches/.
 tree: deps

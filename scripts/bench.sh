@@ -6,7 +6,7 @@
 #   patched-6.1  the same with patches/
 #   stock-6.12   Debian's 6.12, unpatched (its NFS reads the cache with netfs)
 # Output: build/bench/results.md (the table), results.png (the plot), and
-# each kernel's raw lines in build/obj-bench-KERNEL/bench.log.
+# each kernel's raw lines in build/obj-bench-KERNEL/ktap-bench.log.
 #   BENCH_KERNELS="patched-6.1"   only these kernels (the table keeps the
 #                                 last results of the others)
 set -eu
@@ -50,14 +50,15 @@ for k in $kernels; do
 	tree=$(tree_of "$k")
 	KERNEL_TREE=$tree "$ROOT/scripts/build.sh" "bench-$k"
 	KERNEL_TREE=$tree "$ROOT/scripts/initramfs.sh" "bench-$k"
-	"$ROOT/scripts/qemu.sh" "bench-$k" --bench
-	grep -q '^bench done, 0 failed' "$(objdir "bench-$k")/bench.log" ||
-		die "the benchmark failed or did not finish on $k (build/obj-bench-$k/bench.log)"
+	"$ROOT/scripts/qemu.sh" "bench-$k" bench
+	log=$(boot_log "$(objdir "bench-$k")" ktap bench)
+	grep -q '^bench done, 0 failed' "$log" ||
+		die "the benchmark failed or did not finish on $k (${log#"$ROOT"/})"
 done
 
 logs=()
 for k in $BENCH_KERNEL_NAMES; do
-	log=$(objdir "bench-$k")/bench.log
+	log=$(boot_log "$(objdir "bench-$k")" ktap bench)
 	[ ! -f "$log" ] || logs+=("$k=$log")
 done
 /usr/bin/python3 "$ROOT/scripts/bench-report.py" "$out" "${logs[@]}"

@@ -1,7 +1,8 @@
 #!/bin/bash
 # The whole test run of one kernel variant: the patched tree, its kernel,
-# the initramfs, the boots, and the report that ends in "N passed, N
-# failed", whatever happened to the boots.
+# the initramfs, the boots (guest/boots), and the report that ends in "N
+# passed, N failed", whatever happened to the boots (and is written as
+# JUnit XML to build/obj-VARIANT/results.xml).
 #   boot.sh VARIANT           boot, run every test, power off, report
 #   boot.sh VARIANT --shell   the first boot only, with a shell in the guest
 #                             at the end
@@ -18,15 +19,13 @@ set -eu
 
 variant=${1:?usage: boot.sh VARIANT [--shell]}
 obj=$(objdir "$variant")
-# The boots after the first, in this order, each with its tests in
-# guest/tests/BOOT: after-reboot (the first boot's disks again: what must
-# survive a reboot), debian-policy (new disks, Debian's own SELinux policy)
-# and cluster (three machines: an NFS server, which runs the tests, and two
-# caching clients; scripts/cluster.sh).
-boots="after-reboot debian-policy cluster"
+# The steps of the run (guest/boots), in order: a boot each, but the
+# cluster's, whose machines boot together.
+steps=$(boot_names | while read -r boot; do boot_field "$boot" step; done |
+	awk '$1 != "bench" && !seen[$1]++')
 
 # The file of a guest test: guest/tests/NAME.t or .c (the first boot), or
-# guest/tests/BOOT/NAME.t.
+# guest/tests/DIR/NAME.t (a later boot's).
 test_file() { # NAME
 	local file
 	for file in "$ROOT/guest/tests/$1.t" "$ROOT/guest/tests/$1.c" \
@@ -39,15 +38,18 @@ test_file() { # NAME
 	die "TESTS: no guest test '$1' in guest/tests"
 }
 
-# The boot a guest test runs in: "first", or one of $boots.
+# The boot a guest test runs in: the one whose tests are its directory.
 boot_of() { # NAME
-	local file dir
+	local file dir boot
 	file=$(test_file "$1") || exit 1
-	dir=$(dirname "$file")
-	case "$dir" in
-	"$ROOT/guest/tests") echo first ;;
-	*) basename "$dir" ;;
-	esac
+	dir=$(dirname "${file#"$ROOT/guest/"}")
+	for boot in $(boot_names); do
+		[ "$(boot_field "$boot" runs)" != "$dir" ] || {
+			echo "$boot"
+			return
+		}
+	done
+	die "no boot in guest/boots runs the tests of guest/$dir"
 }
 
 # The guest tests of the run, and the boots they need.  A test that needs
@@ -70,46 +72,55 @@ if [ -n "${TESTS:-}" ]; then
 else
 	tests=$(sed -n 's/^guest:\([^ #]*\).*/\1/p' "$ROOT/tests/suites")
 fi
-needed=
+needed= # the steps the run makes
 placed= # "BOOT:NAME" for each test
 for name in $tests; do
-	boot=$(boot_of "$name")
-	needed="$needed $boot"
+	boot=$(boot_of "$name") || exit 1
+	needed="$needed $(boot_field "$boot" step)"
 	placed="$placed $boot:$name"
 done
-[ "${2:-}" != --shell ] || needed=first
-# Whether the run makes BOOT ("first", or one of $boots).
-makes() { # BOOT
+[ "${2:-}" != --shell ] || needed=$(echo "$steps" | head -n 1)
+# Whether the run makes STEP.
+makes() { # STEP
 	case " $needed " in
 	*" $1 "*) return 0 ;;
 	esac
 	return 1
 }
 
-# What the report expects: the KUnit suites when the first boot is made,
-# the guest tests of the boots made, and the cluster's clients' own when
-# the cluster boots.
+# What the report expects, of each boot the run makes: the guest tests
+# placed in it, and the other suites it reports (tests/suites): the KUnit
+# suites, a cluster client's own.
 suites=$obj/suites
 mkdir -p "$obj"
 : >"$suites"
-! makes first || grep '^kernel:' "$ROOT/tests/suites" >>"$suites"
-for test in $placed; do
-	! makes "${test%%:*}" || echo "guest:${test#*:}" >>"$suites"
-done
-! makes cluster || grep '^client-' "$ROOT/tests/suites" >>"$suites"
+for boot in $(boot_names); do
+	makes "$(boot_field "$boot" step)" || continue
+	for origin in $(boot_field "$boot" reports | tr , ' '); do
+		case "$origin" in
+		-) ;;
+		guest)
+			for test in $placed; do
+				[ "${test%%:*}" != "$boot" ] || echo "guest:${test#*:}"
+			done
+			;;
+		*) grep "^$origin:" "$ROOT/tests/suites" ;;
+		esac
+	done
+done >>"$suites"
 
-# A later boot: scripts/qemu.sh, or scripts/cluster.sh for the cluster.
-later_boot() { # BOOT
+# A step: scripts/cluster.sh for the cluster, else scripts/qemu.sh.
+make_step() { # STEP [--shell]
 	case "$1" in
 	cluster) "$ROOT/scripts/cluster.sh" "$variant" ;;
-	*) "$ROOT/scripts/qemu.sh" "$variant" "--$1" ;;
+	*) "$ROOT/scripts/qemu.sh" "$variant" "$1" ${2:+"$2"} ;;
 	esac
 }
+shell=${2:-}
 
 if [ -n "${SHOW:-}" ]; then
-	! makes first || "$ROOT/scripts/qemu.sh" "$@"
-	for boot in $boots; do
-		! makes "$boot" || later_boot "$boot"
+	for step in $steps; do
+		! makes "$step" || make_step "$step" "$shell"
 	done
 	exit 0
 fi
@@ -118,18 +129,18 @@ fi
 "$ROOT/scripts/build.sh" "$variant"
 "$ROOT/scripts/initramfs.sh" "$variant"
 rm -f "$obj"/console*.log "$obj"/ktap*.log "$obj"/failure*.log
-# A boot that hangs or fails is reported with the rest; the boots after it
+# A boot that hangs or fails is reported with the rest; the steps after it
 # are not made.
 status=0
-if makes first; then
-	"$ROOT/scripts/qemu.sh" "$@" || status=1
-fi
-for boot in $boots; do
-	[ "$status" -eq 0 ] || break
-	if makes "$boot"; then
-		later_boot "$boot" || status=1
+for step in $steps; do
+	if makes "$step"; then
+		make_step "$step" "$shell" || {
+			status=1
+			break
+		}
 	fi
 done
 say "results of the $variant kernel"
-"$ROOT/scripts/report.py" "$obj" "$suites" || status=1
+"$ROOT/scripts/report.py" "$obj" "$suites" --junit "$obj/results.xml" || status=1
+say "the same as JUnit XML: ${obj#"$ROOT"/}/results.xml"
 exit "$status"

@@ -1,14 +1,14 @@
 #!/bin/bash
-# The cluster's boot: three machines of one kernel variant, each a QEMU of
-# its own (scripts/qemu.sh --cluster-ROLE): an NFS server and two caching
-# clients, client-a and client-b, each joined to the server by a link of its
-# own over the host's loopback.  The server runs the tests of
-# guest/tests/cluster and drives the clients through their agents
-# (guest/lib/cluster.sh); each client reports its own KTAP.  Every machine
-# has its time limit (qemu.sh); a client still running a minute after the
-# server powered off is stopped, and that fails the run.
+# The cluster's boot: its machines (the boots of step "cluster" in
+# guest/boots), each a QEMU of its own (scripts/qemu.sh VARIANT BOOT): an
+# NFS server and two caching clients, client-a and client-b, each joined to
+# the server by a link of its own over the host's loopback.  The server runs
+# the tests of guest/tests/cluster and drives the clients through their
+# agents (guest/lib/cluster.sh); each client reports its own KTAP.  Every
+# machine has its time limit (guest/boots); a client still running a minute
+# after the server powered off is stopped, and that fails the run.
 #   cluster.sh VARIANT
-#   SHOW=1                 print the three QEMU command lines, boot nothing
+#   SHOW=1                 print the QEMU command lines, boot nothing
 #   KILL_CLIENT=client-a   (or client-b) kill that client's QEMU once the
 #                          server's first test has run for a few seconds:
 #                          the run must fail, naming it
@@ -18,56 +18,78 @@ set -eu
 
 variant=${1:?usage: cluster.sh VARIANT}
 obj=$(objdir "$variant")
-roles="server client-a client-b"
+machines=$(boots_of_step cluster)
+server=cluster-server
+clients=$(echo "$machines" | grep -v -x -e "$server")
 case "${KILL_CLIENT:-client-a}" in
 client-a | client-b) ;;
 *) die "KILL_CLIENT: client-a or client-b, not '$KILL_CLIENT'" ;;
 esac
 
-# Four UDP ports free on the loopback, two a link (scripts/qemu.sh).
-CLUSTER_PORTS=$(python3 -c '
+# The links: client-a's is link 1, client-b's link 2, each a NIC at each
+# end joined by QEMU over the host's loopback (UDP, on ports free now).  A
+# NIC's MAC gives the guest its address (guest/lib/cluster.sh):
+# 52:54:00:98:0L:0H is 10.98.L.H, H 1 on the server and 2 on the client.
+read -r port1s port1c port2s port2c <<<"$(python3 -c '
 import socket
 socks = [socket.socket(socket.AF_INET, socket.SOCK_DGRAM) for _ in range(4)]
 for s in socks:
     s.bind(("127.0.0.1", 0))
-print(" ".join(str(s.getsockname()[1]) for s in socks))')
-export CLUSTER_PORTS
+print(" ".join(str(s.getsockname()[1]) for s in socks))')"
+nic() { # LINK HOST LOCAL-PORT REMOTE-PORT
+	printf ' %s %s' -netdev "dgram,id=link$1,local.type=inet,local.host=127.0.0.1,local.port=$3,remote.type=inet,remote.host=127.0.0.1,remote.port=$4" \
+		-device "virtio-net-pci,netdev=link$1,mac=52:54:00:98:0$1:0$2"
+}
+nics_of() { # MACHINE
+	case "$1" in
+	cluster-server) nic 1 1 "$port1s" "$port1c" && nic 2 1 "$port2s" "$port2c" ;;
+	cluster-client-a) nic 1 2 "$port1c" "$port1s" ;;
+	cluster-client-b) nic 2 2 "$port2c" "$port2s" ;;
+	*) die "no links for the cluster's machine $1" ;;
+	esac
+}
+# One machine's boot.
+boot() { # MACHINE
+	MACHINE_NICS=$(nics_of "$1") "$ROOT/scripts/qemu.sh" "$variant" "$1"
+}
 
 if [ -n "${SHOW:-}" ]; then
-	for role in $roles; do
-		"$ROOT/scripts/qemu.sh" "$variant" "--cluster-$role"
+	for machine in $machines; do
+		boot "$machine"
 	done
 	exit 0
 fi
 
-log() { # ROLE KIND: a machine's log
-	echo "$obj/$2-cluster-$1.log"
+log() { # MACHINE KIND
+	boot_log "$obj" "$2" "$1"
 }
-# Where qemu.sh writes a machine's QEMU pid.
-pidfile() { # ROLE
-	echo "$obj/qemu-cluster-$1.pid"
+pidfile() { # MACHINE: where qemu.sh writes its QEMU's pid
+	echo "$obj/qemu-$1.pid"
 }
-rm -f "$obj"/*-cluster-*.log "$obj"/qemu-cluster-*.pid
-# Each machine's qemu.sh, its output (its messages, the console's tail when
-# it fails) in cluster-ROLE.out.
-declare -A pid
-for role in $roles; do
-	"$ROOT/scripts/qemu.sh" "$variant" "--cluster-$role" >"$obj/cluster-$role.out" 2>&1 &
-	pid[$role]=$!
+for machine in $machines; do
+	rm -f "$(log "$machine" console)" "$(log "$machine" ktap)" \
+		"$(log "$machine" failure)" "$(pidfile "$machine")"
 done
-say "booted the cluster of the $variant kernel: server, client-a and client-b (output in ${obj#"$ROOT"/}/cluster-*.out)"
+# Each machine's qemu.sh, its output (its messages, the console's tail when
+# it fails) in BOOT.out.
+declare -A pid
+for machine in $machines; do
+	boot "$machine" >"$obj/$machine.out" 2>&1 &
+	pid[$machine]=$!
+done
+say "booted the cluster of the $variant kernel: $(echo "$machines" | xargs) (output in ${obj#"$ROOT"/}/cluster-*.out)"
 
-running() { # ROLE
+running() { # MACHINE
 	kill -0 "${pid[$1]}" 2>/dev/null
 }
 # shellcheck disable=SC2317 # called by progress_start
 cluster_status() {
-	local role state=
-	for role in $roles; do
-		if running "$role"; then
-			state="$state; $role: $(guest_status "$(log "$role" console)" "$(log "$role" ktap)")"
+	local machine state=
+	for machine in $machines; do
+		if running "$machine"; then
+			state="$state; ${machine#cluster-}: $(guest_status "$(log "$machine" console)" "$(log "$machine" ktap)")"
 		else
-			state="$state; $role: off"
+			state="$state; ${machine#cluster-}: off"
 		fi
 	done
 	echo "${state#; }"
@@ -76,12 +98,12 @@ progress_start cluster_status
 
 if [ -n "${KILL_CLIENT:-}" ]; then
 	(
-		while running server &&
-			! grep -q '^guest: running test' "$(log server console)" 2>/dev/null; do
+		while running "$server" &&
+			! grep -q "^$RUNNING_TEST" "$(log "$server" console)" 2>/dev/null; do
 			sleep 1
 		done
 		sleep 10
-		if kill -KILL "$(cat "$(pidfile "$KILL_CLIENT")" 2>/dev/null)" 2>/dev/null; then
+		if kill -KILL "$(cat "$(pidfile "cluster-$KILL_CLIENT")" 2>/dev/null)" 2>/dev/null; then
 			say "KILL_CLIENT: killed $KILL_CLIENT's QEMU"
 		fi
 	) &
@@ -89,36 +111,36 @@ fi
 
 # A machine's end: qemu.sh says why in its failure log, unless it failed
 # before booting.
-ended() { # ROLE
+ended() { # MACHINE
 	local rc=0
 	wait "${pid[$1]}" || rc=$?
 	[ "$rc" -ne 0 ] || return 0
 	[ -s "$(log "$1" failure)" ] ||
-		echo "scripts/qemu.sh exited with status $rc: $(tail -n 1 "$obj/cluster-$1.out")" >"$(log "$1" failure)"
+		boot_failed "$obj" "$1" "scripts/qemu.sh exited with status $rc: $(tail -n 1 "$obj/$1.out")"
 	return 1
 }
 status=0
-ended server || status=1
+ended "$server" || status=1
 # The clients power off once the server has told them it is done.
-for role in client-a client-b; do
+for machine in $clients; do
 	waited=0
-	while running "$role" && [ "$waited" -lt 60 ]; do
+	while running "$machine" && [ "$waited" -lt 60 ]; do
 		sleep 1
 		waited=$((waited + 1))
 	done
-	if running "$role"; then
-		kill -KILL "$(cat "$(pidfile "$role")")" 2>/dev/null || true
-		wait "${pid[$role]}" || true
-		echo "still running a minute after the server powered off: stopped" >"$(log "$role" failure)"
+	if running "$machine"; then
+		kill -KILL "$(cat "$(pidfile "$machine")")" 2>/dev/null || true
+		wait "${pid[$machine]}" || true
+		boot_failed "$obj" "$machine" "still running a minute after the server powered off: stopped"
 		status=1
 	else
-		ended "$role" || status=1
+		ended "$machine" || status=1
 	fi
 done
 progress_stop
-for role in $roles; do
-	[ ! -s "$(log "$role" failure)" ] || sed "s/^/$role: /" "$obj/cluster-$role.out" >&2
+for machine in $machines; do
+	[ ! -s "$(log "$machine" failure)" ] || sed "s/^/${machine#cluster-}: /" "$obj/$machine.out" >&2
 done
 # The demo (make cluster): what the server showed.
-tr -d '\r' <"$(log server console)" | grep -a '^demo:' || true
+tr -d '\r' <"$(log "$server" console)" | grep -a '^demo:' || true
 exit "$status"

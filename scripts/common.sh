@@ -16,6 +16,13 @@ BENCH_SOURCE_TARBALL=/usr/src/linux-source-6.12.tar.xz
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=$ROOT/build
+# The lines the guest writes that the host looks for.
+# shellcheck source=guest/lib/markers.sh
+. "$ROOT/guest/lib/markers.sh"
+# The table of boots, and boot_field and boot_names that read it.
+BOOTS=$ROOT/guest/boots
+# shellcheck source=guest/lib/boots.sh
+. "$ROOT/guest/lib/boots.sh"
 # The kernel tree: build/linux, or another checkout of it (make check).
 LINUX=${KERNEL_TREE:-$BUILD/linux}
 PATCHES=$ROOT/patches
@@ -60,7 +67,7 @@ say() {
 # run-tests says so on the console), and the last one's time (its KTAP).
 guest_status() { # CONSOLE-LOG KTAP-LOG
 	local running last
-	running=$(tr -d '\r' <"$1" 2>/dev/null | sed -n 's/^guest: running test //p' | tail -n 1)
+	running=$(tr -d '\r' <"$1" 2>/dev/null | sed -n "s/^$RUNNING_TEST//p" | tail -n 1)
 	last=$(tr -d '\r' <"$2" 2>/dev/null |
 		sed -n 's/^ *# \([^ ]*\) took \([0-9]*\) s$/\1 took \2 s/p' | tail -n 1)
 	echo "${running:+running }${running:-booting}${last:+ (last: $last)}"
@@ -157,4 +164,21 @@ objdir() {
 	step) echo "$BUILD/step/obj" ;;
 	*) echo "$BUILD/obj-$1" ;;
 	esac
+}
+
+# A log of a boot of guest/boots, in OBJDIR: KIND console (the kernel's
+# console), ktap (what the guest ran) or failure (why the boot ended
+# early); the first boot's names have no "-BOOT".
+boot_log() { # OBJDIR KIND BOOT
+	if [ "$3" = "$(first_boot)" ]; then
+		echo "$1/$2.log"
+	else
+		echo "$1/$2-$3.log"
+	fi
+}
+
+# Say why a boot ended early, in its failure log, which scripts/report.py
+# reports.
+boot_failed() { # OBJDIR BOOT WHY
+	echo "$3" >"$(boot_log "$1" failure "$2")"
 }

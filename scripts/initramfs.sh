@@ -36,6 +36,7 @@ guest_files() {
 	# A cluster client's test and agent, and the cluster's demo.
 	cp -r "$ROOT/guest/cluster" "$staging/cluster"
 	cp "$ROOT"/guest/etc/* "$staging/etc/"
+	cp "$ROOT/guest/boots" "$staging/etc/boots"
 	# The name services rpc.nfsd, rpcbind and libtirpc look up, from files.
 	cp /etc/services /etc/protocols /etc/netconfig /etc/rpc "$staging/etc/"
 }

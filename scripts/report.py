@@ -1,15 +1,15 @@
 #!/usr/bin/env python3
 """Read one test run's logs and say how it went.
 
-report.py OBJDIR SUITES: OBJDIR/console.log, when the first boot was made,
-holds the kernel's console (the KUnit suites' KTAP among it), OBJDIR/ktap.log
-the guest tests' KTAP, and OBJDIR/failure.log, when there, why the boot
-ended early (scripts/qemu.sh: a timeout, a QEMU that failed); the
-*-after-reboot.log, *-debian-policy.log and *-cluster-ROLE.log files, when
-there, the same of the later boots (the cluster's three machines a boot
-each).  The KTAP is parsed with the kernel tree's kunit_parser, which prints
-each suite.  The skips file beside SUITES lists the cases allowed to skip,
-each with its reason.
+report.py OBJDIR SUITES: the logs in OBJDIR of each boot of guest/boots
+that the run made (scripts/common.sh boot_log names them): its console
+(console.log for the first boot, console-BOOT.log for the others; the
+KUnit suites' KTAP among it), the KTAP of what the guest ran (ktap.log,
+ktap-BOOT.log), and, when there, why the boot ended early (failure.log,
+failure-BOOT.log: scripts/qemu.sh, a timeout, a QEMU that failed).  The
+KTAP is parsed with the kernel tree's kunit_parser, which prints each
+suite.  The skips file beside SUITES lists the cases allowed to skip, each
+with its reason.
 
 Each of these is one failure, named: a failed or crashed case; a test that
 failed on its own after its cases passed (a guest test's exit status); a
@@ -19,12 +19,14 @@ that no test said it provokes, an expected-denial window a test left open,
 a kmemleak that never scanned, a guest that never finished its tests or
 never powered off, KTAP missing or unparsable.  The last line printed is
 "N passed, N failed" (", N skipped" when any), and the exit status is 1
-exactly when N failed is not 0.
+exactly when N failed is not 0.  With --junit FILE, the same as JUnit XML
+in FILE: one test case a case or failure, each under its boot.
 """
 
 import os
 import re
 import sys
+import xml.etree.ElementTree as ET
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.environ.get('LINUX', os.path.join(ROOT, 'build', 'linux')),
@@ -33,16 +35,40 @@ sys.dont_write_bytecode = True  # nothing written into the kernel tree
 import kunit_parser  # noqa: E402
 from kunit_parser import TestStatus  # noqa: E402
 
-# The boots, each named in the report as its failures are (FIRST_BOOT:splat);
-# the boots after the first (scripts/boot.sh) by the suffix of their logs,
-# with whose suites their guest KTAP holds: the guest tests ("guest:NAME" in
-# tests/suites), or a cluster client's own ("client-a:NAME").
-FIRST_BOOT = 'first-boot'
-LATER_BOOTS = [('after-reboot', 'guest'),
-               ('debian-policy', 'guest'),
-               ('cluster-server', 'guest'),
-               ('cluster-client-a', 'client-a'),
-               ('cluster-client-b', 'client-b')]
+
+
+def read_markers(path):
+    """The NAME='VALUE' lines of guest/lib/markers.sh: the lines the guest
+    writes that the host looks for."""
+    with open(path) as f:
+        return dict(re.findall(r"^([A-Z_]+)='(.*)'$", f.read(), re.MULTILINE))
+
+
+def read_boots(path):
+    """The rows of guest/boots, each a dict by the names of the columns
+    (its "# name ..." line), in order."""
+    columns, rows = None, []
+    with open(path) as f:
+        for line in f:
+            words = line.split()
+            if words[:2] == ['#', 'name']:
+                columns = words[1:]
+            elif words and not line.startswith('#'):
+                rows.append(dict(zip(columns, words)))
+    return rows
+
+
+MARKERS = read_markers(os.path.join(ROOT, 'guest', 'lib', 'markers.sh'))
+# The boots of a test run (guest/boots; the benchmark's are no test run's).
+# Each is named in the report as its failures are (first-boot:splat); its
+# logs are named after it, the first's with no suffix.
+BOOTS = [row for row in read_boots(os.path.join(ROOT, 'guest', 'boots')) if row['step'] != 'bench']
+
+
+def log_name(kind, boot):
+    """A boot's log: console, ktap or failure (scripts/common.sh boot_log)."""
+    return f'{kind}.log' if boot == BOOTS[0]['name'] else f'{kind}-{boot}.log'
+
 
 # A report in the console that fails the run, whatever the tests said.
 # Words, not parts of words: NFS's "SECINFO:" is no INFO: report.
@@ -55,16 +81,16 @@ SPLAT = re.compile(r'\bBUG:|\bWARNING:|\bINFO:|Oops|KASAN:|UBSAN:|Kernel panic|'
 # The debug kernel's kmemleak: a boot that has it must show the guest's
 # scan at its end (guest/init); the leaks it finds are splats.
 KMEMLEAK_ON = 'kmemleak: Kernel memory leak detector initialized'
-KMEMLEAK_SCANNED = re.compile(r'guest: kmemleak: scanned, status 0, ')
-GUEST_DONE = 'guest: guest tests ran'
-RUNNING_TEST = 'guest: running test '
+KMEMLEAK_SCANNED = MARKERS['KMEMLEAK_SCANNED'] + ' 0, '
+GUEST_DONE = MARKERS['GUEST_DONE']
+RUNNING_TEST = MARKERS['RUNNING_TEST']
 # The kernel's last line when the guest powers off as it should.
 POWER_DOWN = 'reboot: Power down'
 # SELinux denials fail the run, but for those a test said it provokes: it
 # writes the two markers to /dev/kmsg around them.
-AVC_DENIED = 'avc:  denied'
-EXPECT_BEGIN = 'expected AVC denials: begin'
-EXPECT_END = 'expected AVC denials: end'
+AVC_DENIED = MARKERS['AVC_DENIED']
+EXPECT_BEGIN = MARKERS['EXPECT_BEGIN']
+EXPECT_END = MARKERS['EXPECT_END']
 
 
 class Tally:
@@ -76,9 +102,15 @@ class Tally:
         self.skipped = 0
         self.failures = []
         self.allowed_skips = allowed_skips
+        # Every case and every failure, for the results file: (the boot
+        # whose logs it came from, or "run"; its name; its outcome, "pass",
+        # "skip" or "fail"; what failed).
+        self.boot = 'run'
+        self.results = []
 
     def fail(self, name, detail):
         self.failures.append(f'{name}: {detail}')
+        self.results.append((self.boot, name, 'fail', detail))
 
     def count(self, origin, suite):
         """Count the cases of one suite (a KUnit suite, or a guest test)."""
@@ -105,8 +137,10 @@ class Tally:
     def _leaf(self, path, case):
         if case.status == TestStatus.SUCCESS:
             self.passed += 1
+            self.results.append((self.boot, path, 'pass', ''))
         elif case.status == TestStatus.SKIPPED and path in self.allowed_skips:
             self.skipped += 1
+            self.results.append((self.boot, path, 'skip', self.allowed_skips[path]))
         elif case.status == TestStatus.SKIPPED:
             self.fail(path, 'SKIPPED, and no line of the skips file allows it')
         else:
@@ -166,7 +200,7 @@ def check_console(tally, boot, lines, ended_early):
             break
     check_avc(tally, boot, lines)
     if (any(KMEMLEAK_ON in line for line in lines) and
-            not any(KMEMLEAK_SCANNED.match(line) for line in lines)):
+            not any(line.startswith(KMEMLEAK_SCANNED) for line in lines)):
         tally.fail(f'{boot}:kmemleak', 'kmemleak is on but the guest never scanned')
     if GUEST_DONE not in lines:
         tally.fail(f'{boot}:unfinished', 'the guest never finished its tests; console tail:\n  ' +
@@ -204,13 +238,13 @@ def expected_suites(path):
 def allowed_skips(path):
     """The skips file: "ORIGIN:SUITE: CASE  # REASON" a line.  A line that
     gives no reason allows nothing."""
-    allowed, unexplained = set(), []
+    allowed, unexplained = {}, []
     try:
         with open(path) as f:
             for line in f:
                 name, _, reason = line.partition('#')
                 if name.strip() and reason.strip():
-                    allowed.add(name.strip())
+                    allowed[name.strip()] = reason.strip()
                 elif name.strip():
                     unexplained.append(name.strip())
     except FileNotFoundError:
@@ -218,22 +252,49 @@ def allowed_skips(path):
     return allowed, unexplained
 
 
-def main(objdir, suites_file):
+def write_junit(tally, path):
+    """The run as JUnit XML, for CI systems: a test suite a boot (and "run"
+    for what no boot's logs said, a suite that never reported), a test case
+    a case or a failure, in the order of the report."""
+    root = ET.Element('testsuites', name='credrec', tests=str(len(tally.results)),
+                      failures=str(len(tally.failures)), skipped=str(tally.skipped))
+    suites = {}
+    for boot, name, outcome, detail in tally.results:
+        if boot not in suites:
+            suites[boot] = ET.SubElement(root, 'testsuite', name=boot)
+        case = ET.SubElement(suites[boot], 'testcase', classname=boot, name=name)
+        if outcome == 'fail':
+            ET.SubElement(case, 'failure', message=detail.strip().split('\n')[0]).text = detail
+        elif outcome == 'skip':
+            ET.SubElement(case, 'skipped', message=detail)
+    for boot, suite in suites.items():
+        outcomes = [r[2] for r in tally.results if r[0] == boot]
+        suite.set('tests', str(len(outcomes)))
+        suite.set('failures', str(outcomes.count('fail')))
+        suite.set('skipped', str(outcomes.count('skip')))
+    ET.indent(root)
+    ET.ElementTree(root).write(path, encoding='utf-8', xml_declaration=True)
+
+
+def main(objdir, suites_file, junit=None):
     skips, unexplained = allowed_skips(os.path.join(os.path.dirname(suites_file), 'skips'))
     tally = Tally(skips)
     for name in unexplained:
         tally.fail('skips', f'"{name}" is allowed to skip with no reason given')
-    # The first boot, unless the run made only later ones (TESTS): its
-    # console holds the KUnit suites.  The boots after the first, when
-    # there were some: their guest tests count, their consoles are checked
-    # like the first's.  A boot that ended early counts as a failure of its
+    # The boots the run made: their consoles are checked, the KTAP of
+    # their suites counted (the KUnit suites' in the console, the others'
+    # in the ktap log).  A boot that ended early counts as a failure of its
     # own, named first.
-    boots = [(FIRST_BOOT, 'console.log', 'failure.log', [('kernel', 'console.log'), ('guest', 'ktap.log')])]
-    for boot, origin in LATER_BOOTS:
-        boots.append((boot, f'console-{boot}.log', f'failure-{boot}.log', [(origin, f'ktap-{boot}.log')]))
+    boots = []
+    for row in BOOTS:
+        boot = row['name']
+        logs = [(origin, log_name('console' if origin == 'kernel' else 'ktap', boot))
+                for origin in row['reports'].split(',') if origin != '-']
+        boots.append((boot, log_name('console', boot), log_name('failure', boot), logs))
     reported = set()
     made = []
     for boot, console, failure, logs in boots:
+        tally.boot = boot
         ended_early = read_lines(objdir, failure)
         for line in ended_early:
             tally.fail(f'{boot}:ended-early', line)
@@ -242,12 +303,16 @@ def main(objdir, suites_file):
             for origin, log in logs:
                 reported |= count_ktap(tally, boot, origin, read_lines(objdir, log))
 
+    tally.boot = 'run'
     for suite in expected_suites(suites_file):
         if suite not in reported:
             tally.fail(suite, 'never reported')
 
     for boot, lines, ended_early in made:
+        tally.boot = boot
         check_console(tally, boot, lines, ended_early)
+    if junit:
+        write_junit(tally, junit)
 
     for failure in tally.failures:
         print(f'FAIL: {failure}')
@@ -256,6 +321,8 @@ def main(objdir, suites_file):
 
 
 if __name__ == '__main__':
+    if len(sys.argv) == 5 and sys.argv[3] == '--junit':
+        sys.exit(main(sys.argv[1], sys.argv[2], sys.argv[4]))
     if len(sys.argv) != 3:
-        sys.exit('usage: report.py OBJDIR SUITES-FILE')
+        sys.exit('usage: report.py OBJDIR SUITES-FILE [--junit FILE]')
     sys.exit(main(sys.argv[1], sys.argv[2]))

@@ -11,6 +11,8 @@
 # (1 client-a's, 2 client-b's), H the host (1 the server, 2 the client).
 # shellcheck source=guest/lib/nfs.sh
 . /lib/guest/nfs.sh
+# shellcheck source=guest/lib/boots.sh
+. /lib/guest/boots.sh
 
 # Each machine is one network: no namespaces.
 in_server() { "$@"; }
@@ -20,8 +22,9 @@ CLUSTER_CLIENTS="client-a client-b"
 AGENT_PORT=7000
 AGENT_LOG=/tmp/agent.log
 
+# The machine's role: its boot's name in guest/boots, less "cluster-".
 cluster_role() {
-	sed -n 's/.* guest\.cluster=\([^ ]*\).*/\1/p' /proc/cmdline
+	this_boot | sed -n 's/^cluster-//p'
 }
 
 # A client's link, and its address on it.
@@ -169,9 +172,8 @@ cache_file() { # NAME
 		as_reader "cat $FSC/$1" >/dev/null || return 1
 	wait_stored "$stored0" "$(pages_of "$size")" || return 1
 	drop_page_cache
-	pages0=$(fsc 1)
-	as_reader "cat $FSC/$1" >/dev/null || return 1
-	echo $(($(fsc 1) - pages0))
+	count_reads "$FSC" read_files "$1" || return 1
+	echo "$from_cache"
 	drop_page_cache
 }
 
@@ -182,15 +184,18 @@ cache_file() { # NAME
 read_pass() { # STORED NAME...
 	want_stored=$1
 	shift
-	reads0=$(nfs_reads "$FSC")
-	pages0=$(fsc 1)
 	stored0=$(stored)
+	count_reads "$FSC" read_files "$@" || return 1
+	echo "$reads $from_cache"
+	[ "$want_stored" -eq 0 ] || wait_stored "$stored0" "$want_stored" || return 1
+	drop_caches
+}
+
+# Read files of the fsc mount as $READER, the bytes thrown away.
+read_files() { # NAME...
 	for name; do
 		as_reader "cat $FSC/$name" >/dev/null || return 1
 	done
-	echo "$(($(nfs_reads "$FSC") - reads0)) $(($(fsc 1) - pages0))"
-	[ "$want_stored" -eq 0 ] || wait_stored "$stored0" "$want_stored" || return 1
-	drop_caches
 }
 
 # On a client: read a file of the export through the fsc mount, wait until

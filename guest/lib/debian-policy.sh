@@ -1,8 +1,8 @@
 # shellcheck shell=sh
 # shellcheck disable=SC2034 # the variables are for the tests that source it
-# The boot under Debian's own SELinux policy (make test's third boot,
-# guest.debian-policy): selinux-policy-default as its postinst installs it,
-# built by scripts/debian-policy.sh, with one local module for Debian's own
+# The boot under Debian's own SELinux policy (debian-policy in guest/boots):
+# selinux-policy-default as its postinst installs it, built by
+# scripts/debian-policy.sh, with one local module for Debian's own
 # cachefilesd bug (guest/selinux/debian/).  init calls
 # debian_policy_enforce instead of loading the test policy; the tests of
 # guest/tests/debian-policy then start cachefilesd with debian_cache_start.
@@ -31,7 +31,7 @@ LAUNCHER=/lib/guest/cachefilesd-launch
 #   record of the switch to enforcing follows them in the audit queue, so
 #   once it is in the log they all are.
 debian_policy_enforce() {
-	echo "debian-policy: expected AVC denials: begin (labelling, permissive)" >/dev/kmsg
+	echo "debian-policy: $EXPECT_BEGIN (labelling, permissive)" >/dev/kmsg
 	status=0
 	for step in debian_mounts debian_label nfs_network nfs_server debian_enforce; do
 		"$step" >>"$LOG" 2>&1 || {
@@ -40,7 +40,7 @@ debian_policy_enforce() {
 			break
 		}
 	done
-	echo "debian-policy: expected AVC denials: end (labelling, permissive)" >/dev/kmsg
+	echo "debian-policy: $EXPECT_END (labelling, permissive)" >/dev/kmsg
 	return "$status"
 }
 debian_mounts() {

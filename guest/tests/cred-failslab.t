@@ -12,9 +12,8 @@
 . /lib/guest/ktap.sh
 suite=kernel_cred_failslab
 module=cred_failslab_kunit
+# debugfs: mounted by guest/init.
 debugfs=/sys/kernel/debug
-grep -q " $debugfs debugfs " /proc/mounts || mount -t debugfs debugfs "$debugfs" ||
-	bail "cannot mount debugfs"
 [ ! -e "/sys/module/$module" ] || bail "$module is loaded already"
 others=$(ps -o user,pid,comm | awk -v u="$READER" '$1 == u')
 [ -z "$others" ] || bail "processes of $READER run already: $others"

@@ -28,17 +28,10 @@ windows() { # FIRST-PAGE PAGES
 on_exit "echo $ra_kb >$bdi/read_ahead_kb"
 on_exit "echo 0 >$INJECT"
 
-server_bytes() { mountstat "$FSC" bytes: 5; }
-# Read a file through the fsc mount; remember what moved.
+# Read a file through the fsc mount; remember what moved (count_reads).
 counted_read() { # NAME
-	r0=$(nfs_reads "$FSC") ok0=$(fsc 1) fail0=$(fsc 2)
-	b0=$(server_bytes) rd0=$(fscache_stat IO rd)
-	got=$(as_reader cat "$FSC/$1" | sha256sum | cut -d' ' -f1)
-	reads=$(($(nfs_reads "$FSC") - r0))
-	from_cache=$(($(fsc 1) - ok0))
-	missed=$(($(fsc 2) - fail0))
-	bytes=$(($(server_bytes) - b0))
-	cache_reads=$(($(fscache_stat IO rd) - rd0))
+	count_reads "$FSC" read_sum "$FSC/$1"
+	bytes=$server_bytes
 	diag "$1: READ ops $reads, server bytes $bytes, pages from the cache $from_cache, failed $missed, cache reads $cache_reads"
 	[ "$got" = "$(sum "$EXPORT/$1")" ] || { diag "$1: wrong bytes"; return 1; }
 }
@@ -127,12 +120,6 @@ ok $? failed_cache_read_cache_kept
 # attributes expire) and invalidates the cookie.  Then the limit is lifted:
 # the READ's reply must not be stored, and the file is cached again later.
 slow=$CGROUP/slow-export
-# The task has sent its read and waits for the pages it will fill.
-# shellcheck disable=SC2317 # called through wait_for
-waits_for_pages() {
-	grep -q filemap_get_pages "/proc/$1/stack" &&
-		! grep -q readahead "/proc/$1/stack"
-}
 # shellcheck disable=SC2317 # called through wait_for
 client_invalidated_since() { # INVALS SIZE
 	[ "$(stat -c %s "$FSC/stale")" -gt "$2" ] &&
@@ -145,11 +132,11 @@ throttle_reads slow-export vda 1024 >>"$LOG" 2>&1
 inval0=$(fscache_stat Invals n) ok0=$(fsc 3) fail0=$(fsc 4)
 sh -c "echo \$\$ >$slow/cgroup.procs && exec dd if=$EXPORT/stale of=/dev/null bs=$size" 2>/dev/null &
 holder=$!
-wait_for 30 waits_for_pages "$holder"
+wait_for 30 waits_in "$holder" filemap_get_pages readahead
 rc=$?
 dd if="$FSC/stale" of=/tmp/stale.out bs="$size" count=1 2>/dev/null &
 reader=$!
-[ "$rc" -eq 0 ] && wait_for 30 waits_for_pages "$reader"
+[ "$rc" -eq 0 ] && wait_for 30 waits_in "$reader" filemap_get_pages readahead
 rc=$?
 echo grown >>"$EXPORT/stale" &
 grower=$!

@@ -24,18 +24,15 @@ new_file "$EXPORT/config" "$size"
 want=$(sum "$EXPORT/config")
 # Read the file through the fsc mount: its bytes and the READs sent.
 read_fsc() {
-	r0=$(nfs_reads "$FSC")
-	bytes=$(sum "$FSC/config")
-	ops=$(($(nfs_reads "$FSC") - r0))
+	count_reads "$FSC" sum "$FSC/config"
+	bytes=$got ops=$reads
 }
 if [ "$with" = yes ]; then
 	s0=$(stored)
 	read_fsc
 	wait_for 30 stored_since "$s0" "$(pages_of "$size")"
 	drop_caches
-	p0=$(fsc 1)
 	read_fsc
-	from_cache=$(($(fsc 1) - p0))
 	diag "second read: $ops READs, $from_cache pages from the cache"
 	expect_eq "bytes" "$want" "$bytes" && expect_eq "READs" 0 "$ops" &&
 		expect_eq "pages from the cache" "$(pages_of "$size")" "$from_cache"

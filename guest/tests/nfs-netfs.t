@@ -16,13 +16,9 @@ plan 9
 nfs_up
 
 page=4096
-# Run a reader of a file of the fsc mount; remember what moved.
+# Run a reader of a file of the fsc mount; remember what moved (count_reads).
 counted() { # COMMAND...
-	r0=$(nfs_reads "$FSC") ok0=$(fsc 1) fail0=$(fsc 2)
-	got=$("$@")
-	reads=$(($(nfs_reads "$FSC") - r0))
-	from_cache=$(($(fsc 1) - ok0))
-	missed=$(($(fsc 2) - fail0))
+	count_reads "$FSC" "$@"
 	diag "$*: READ ops $reads, pages from the cache $from_cache, failed $missed"
 }
 
@@ -90,10 +86,6 @@ ok $? sync_mount_reads_from_server
 # The server's READ is held as in nfs-batched.t: a reader on the server,
 # throttled by an I/O limit on the export disk, has the file's pages
 # locked, and nfsd waits for them.
-# shellcheck disable=SC2317 # called through wait_for
-waits_in() { # PID FUNCTION
-	grep -q "$2" "/proc/$1/stack"
-}
 # shellcheck disable=SC2317 # called through wait_for
 gone() { # PID
 	[ ! -e "/proc/$1" ] || grep -q '^[0-9]* (.*) Z ' "/proc/$1/stat"

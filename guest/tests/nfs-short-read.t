@@ -13,9 +13,8 @@
 plan 5
 nfs_up
 
+# debugfs: mounted by guest/init.
 debugfs=/sys/kernel/debug
-grep -q " $debugfs debugfs " /proc/mounts || mount -t debugfs debugfs "$debugfs" ||
-	bail "cannot mount debugfs"
 FAIL=$debugfs/fail_nfs_read
 [ -d "$FAIL" ] || bail "no $FAIL (CONFIG_NFS_FAULT_INJECTION)"
 mnt=/mnt/rsize-4k
@@ -41,17 +40,16 @@ on_exit "echo 0 >$INJECT; echo 0 >$FAIL/probability; echo N >$FAIL/eio"
 cut_read() { # eof|eio
 	[ "$1" = eio ] && echo Y >"$FAIL/eio" || echo N >"$FAIL/eio"
 	drop_caches
-	r0=$(nfs_reads "$mnt") f0=$(mountstat "$mnt" fsc: 2)
 	echo 0 >"$FAIL/verbose"
 	echo 2 >"$FAIL/interval"
 	echo 1 >"$FAIL/times"
 	echo 4 >"$INJECT"
 	echo 100 >"$FAIL/probability"
-	cp "$mnt/short" /tmp/short-read 2>/tmp/short-read.err
+	count_reads "$mnt" cp "$mnt/short" /tmp/short-read 2>/tmp/short-read.err
 	status=$?
 	echo 0 >"$FAIL/probability"
 	echo 0 >"$INJECT"
-	diag "$1: cp exit $status ($(cat /tmp/short-read.err)), READs $(($(nfs_reads "$mnt") - r0)), cache reads failed $(($(mountstat "$mnt" fsc: 2) - f0)) pages"
+	diag "$1: cp exit $status ($(cat /tmp/short-read.err)), READs $reads, cache reads failed $missed pages"
 	expect_eq "READs cut" 0 "$(cat "$FAIL/times")"
 	expect_eq "$1: bytes read" "$want" "$(sum /tmp/short-read)" ||
 		diag "$1: $(cmp /tmp/short-read "$EXPORT/short" 2>&1 | head -n 1)"
