@@ -26,6 +26,9 @@ BOOTS=$ROOT/guest/boots
 # The kernel tree: build/linux, or another checkout of it (make check).
 LINUX=${KERNEL_TREE:-$BUILD/linux}
 PATCHES=$ROOT/patches
+# The series' cover letter, written by scripts/export.sh from
+# patches/cover-letter; never applied.
+COVER_LETTER=0000-cover-letter.patch
 
 # Debian packages whose programs run in the guest (the NFS server and client
 # tools, rpcbind, cachefilesd), downloaded into GUEST_DEBS, never installed.
@@ -164,6 +167,17 @@ objdir() {
 	step) echo "$BUILD/step/obj" ;;
 	*) echo "$BUILD/obj-$1" ;;
 	esac
+}
+
+# The QEMU command line every machine starts from, in the array "qemu":
+# scripts/qemu.sh adds its disks, NICs, consoles and kernel command line
+# (which starts with QEMU_APPEND), scripts/accel.sh probes KVM with it.
+# No AVC message lost for want of room in the audit queue.
+QEMU_APPEND="console=ttyS0 panic=-1 audit_backlog_limit=8192"
+qemu_command() { # ACCEL MEMORY OBJDIR
+	qemu=(qemu-system-x86_64 -machine q35 -accel "$1" -cpu max -smp 2 -m "$2"
+		-nodefaults -no-reboot -display none
+		-kernel "$3/arch/x86/boot/bzImage" -initrd "$3/initramfs.cpio.gz")
 }
 
 # A log of a boot of guest/boots, in OBJDIR: KIND console (the kernel's

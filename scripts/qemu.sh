@@ -1,7 +1,8 @@
 #!/bin/bash
 # Boot one machine under QEMU: one boot of guest/boots (the first by
 # default) of one kernel variant, with its initramfs, memory and disks, and
-# its time limit: a hung guest is killed.  The console goes to the boot's
+# its time limit: a hung guest is killed.  The accelerator is
+# scripts/accel.sh's, the command line's start common.sh's qemu_command.  The console goes to the boot's
 # console log (build/obj-VARIANT/console-BOOT.log, the first boot's
 # console.log; and to the terminal with --shell), after the QEMU command
 # line; the KTAP of what the guest runs to its ktap log.  A boot that times
@@ -52,42 +53,13 @@ fi
 timeout=${BOOT_TIMEOUT:-$boot_limit}
 read -ra nics <<<"${MACHINE_NICS:-}"
 
-# The QEMU command line, shared by the KVM probe and the real boot, in the
-# array "qemu".
-set_qemu() { # ACCEL
-	qemu=(qemu-system-x86_64 -machine q35 -accel "$1" -cpu max -smp 2 -m "$memory"
-		-nodefaults -no-reboot -display none
-		-kernel "$obj/arch/x86/boot/bzImage"
-		-initrd "$obj/initramfs.cpio.gz")
-}
-# GUEST_CMDLINE adds to it (make run: guest.demo), and TESTS (names of
-# guest/tests, space-separated) picks the guest tests to run.
+# The kernel command line: GUEST_CMDLINE adds to it (make run:
+# guest.demo), and TESTS (names of guest/tests, space-separated) picks the
+# guest tests to run.
 append() {
 	local tests=
 	[ -z "${TESTS:-}" ] || tests="guest.tests=$(echo "$TESTS" | xargs | tr ' ' ,)"
-	# No AVC message lost for want of room in the audit queue.
-	echo "console=ttyS0 panic=-1 audit_backlog_limit=8192 guest.boot=$boot guest.test_timeout=$test_limit ${GUEST_CMDLINE:-} $tests $*"
-}
-
-# KVM only where a boot under it really reaches init; the verdict is kept.
-# SHOW=1 does not probe: without a verdict, it shows TCG.
-accel() {
-	local cache=$BUILD/accel
-	if [ -n "${SHOW:-}" ] && [ ! -f "$cache" ]; then
-		echo tcg
-		return
-	fi
-	if [ ! -f "$cache" ]; then
-		echo tcg >"$cache"
-		set_qemu kvm
-		if [ -r /dev/kvm ] && [ -w /dev/kvm ] &&
-			timeout -k 5 30 "${qemu[@]}" -append "$(append guest.probe)" \
-				-serial stdio 2>/dev/null | grep -q "$PROBE_OK"; then
-			echo kvm >"$cache"
-		fi
-		say "QEMU accelerator: $(cat "$cache") (probed; delete $cache to probe again)" >&2
-	fi
-	cat "$cache"
+	echo "$QEMU_APPEND guest.boot=$boot guest.test_timeout=$test_limit ${GUEST_CMDLINE:-} $tests $*"
 }
 
 # The guest's disks, /dev/vda, vdb, ... (guest/boots): new each boot, fully
@@ -109,8 +81,8 @@ for disk in $(boot_field "$disks_of" disks | tr , ' '); do
 	disks+=(-drive "file=$img,if=virtio,format=raw")
 done
 
-accel=$(accel)
-set_qemu "$accel"
+accel=$("$ROOT/scripts/accel.sh" "$variant")
+qemu_command "$accel" "$memory" "$obj"
 qemu+=("${disks[@]}" "${nics[@]}")
 if [ -n "$shell" ]; then
 	console=(-chardev "stdio,id=con,mux=on,logfile=$console_log,logappend=on"

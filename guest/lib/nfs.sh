@@ -87,6 +87,21 @@ nfs_mount() { # DIR EXTRA-OPTIONS
 	mkdir -p "$1" && in_client timeout 60 mount.nfs "$SERVER:$EXPORT" "$1" -o "$NFS_OPTS$2"
 }
 
+# Mount as nfs_mount does, REMOTE-PATH of the server ($EXPORT by
+# default), and say what mount.nfs and the kernel said; the kernel's lines
+# since the call are kept in $MOUNT_KERNEL_LOG.  Returns mount.nfs's status.
+MOUNT_KERNEL_LOG=/tmp/mount.kernel
+nfs_mount_logged() { # DIR EXTRA-OPTIONS [REMOTE-PATH]
+	log_mark
+	mkdir -p "$1" && in_client timeout 60 mount.nfs "$SERVER:${3:-$EXPORT}" "$1" \
+		-o "$NFS_OPTS$2" >/tmp/mount.out 2>&1
+	mount_status=$?
+	log_since_mark >"$MOUNT_KERNEL_LOG"
+	sed 's/^/# mount.nfs: /' /tmp/mount.out
+	grep -i -e nfs -e FS-Cache "$MOUNT_KERNEL_LOG" | sed 's/^/# kernel: /'
+	return "$mount_status"
+}
+
 # Before power-off: unmount the client, so that the cache's files are
 # committed, and stop cachefilesd; then flush the disks.
 nfs_down() {

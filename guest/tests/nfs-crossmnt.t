@@ -6,8 +6,9 @@
 # crossing must still work: the submount reads right, uncached, and the
 # kernel says why; the mount itself stays cached.  Under NFSv4 the
 # export's own superblock is a submount of the server's root too: the
-# longest uniquifier is the one the kernel's messages allow for both.  The server exports a
-# tmpfs (fsid=2, crossmnt) with another tmpfs inside it (fsid=UUID).
+# longest uniquifier is the one the kernel's messages allow for both.  The
+# server exports a tmpfs (fsid=2, crossmnt) with another tmpfs inside it
+# (fsid=UUID).
 # shellcheck source=guest/lib/nfs.sh
 . /lib/guest/nfs.sh
 plan 5
@@ -31,18 +32,12 @@ mkdir -p "$mnt"
 on_exit "umount $mnt/nested $mnt 2>/dev/null || true"
 
 # Mount $cross with a uniquifier of LENGTH bytes; the kernel's messages
-# since the mark in /tmp/cross.kernel.
+# since in $MOUNT_KERNEL_LOG.
 mount_with_uniquifier() { # LENGTH
-	log_mark
-	in_client timeout 60 mount.nfs "$SERVER:$cross" "$mnt" \
-		-o "$NFS_OPTS,fsc=$(head -c "$1" /dev/zero | tr '\0' u)" >>"$LOG" 2>&1
-	rc=$?
-	log_since_mark | grep 'NFS: fsc uniquifier' >/tmp/cross.kernel
-	sed 's/^/# kernel: /' /tmp/cross.kernel
-	return "$rc"
+	nfs_mount_logged "$mnt" ",fsc=$(head -c "$1" /dev/zero | tr '\0' u)" "$cross"
 }
 # The largest length the kernel's last message allowed, "at most N".
-allowed() { sed -n 's/.*(at most \([0-9]*\).*/\1/p' /tmp/cross.kernel | tail -n 1; }
+allowed() { sed -n 's/.*(at most \([0-9]*\).*/\1/p' "$MOUNT_KERNEL_LOG" | tail -n 1; }
 
 # The longest uniquifier the mount's own superblocks take (in NFSv4, the
 # server's root and the export): from too long, down to what the kernel's
@@ -51,7 +46,7 @@ length=300
 while :; do
 	mount_with_uniquifier "$length"
 	mounted=$?
-	grep -q 'too long' /tmp/cross.kernel || break
+	grep -q 'NFS: fsc uniquifier.*too long' "$MOUNT_KERNEL_LOG" || break
 	[ "$mounted" -ne 0 ] || umount "$mnt"
 	next=$(allowed)
 	if [ -z "$next" ] || [ "$next" -ge "$length" ]; then
