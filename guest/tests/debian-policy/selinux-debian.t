@@ -9,6 +9,12 @@
 # local modules added (guest/selinux/debian/): a named rule for the service
 # to a context cachefilesd may use, or to one it may not, each with and
 # without secctx, which names a context cachefilesd may or may not use.
+# The cases prove the rows of the table of cachefiles.rst ("In short") and
+# credentials.rst, each case's name beginning with its row's: as-shipped
+# (no rule, no secctx), named-rule (a rule to a context it may use),
+# forbidden-rule (one it may not), no-rule-secctx, named-rule-secctx and
+# forbidden-rule-secctx (secctx naming a context it may use, whatever the
+# rule), named-rule-secctx-forbidden (secctx naming one it may not).
 # shellcheck source=guest/lib/debian-policy.sh
 . /lib/guest/debian-policy.sh
 plan 34
