@@ -1,6 +1,7 @@
 #!/bin/bash
 # Checks on the series itself, beyond what the booted tests prove:
-# checkpatch --strict on every patch, and every patch building on its own
+# checkpatch --strict on every patch, the fixes that lead the series
+# building on the pristine tree alone, and every patch building on its own
 # (the test kernel's configuration, built at each step of the series in a
 # worktree of build/linux), the built-in KUnit suites linking as modules,
 # and the whole series building without NFS's FS-Cache support (the nofsc
@@ -35,6 +36,23 @@ if ! [ -e "$step/.git" ]; then
 	git -C "$LINUX" worktree prune
 	git -C "$LINUX" worktree add -q --detach "$step" pristine
 fi
+# The fixes that lead the series (those with a Fixes: tag) are for 6.1.y as
+# it is: each must apply to the pristine tree alone, and build there.
+n=0
+for commit in $(git -C "$LINUX" rev-list --reverse pristine..applied); do
+	n=$((n + 1))
+	git -C "$LINUX" log -1 --format=%B "$commit" | grep -q '^Fixes: ' || break
+	[ "$n" -ge "${CHECK_FROM:-1}" ] || continue
+	git -C "$step" reset -q --hard
+	git -C "$step" checkout -q --detach pristine
+	git -C "$step" cherry-pick --no-commit "$commit" >/dev/null ||
+		die "patch $n does not apply to the pristine tree alone"
+	say "building on the pristine tree alone: $(git -C "$LINUX" log -1 --format=%s "$commit")"
+	KERNEL_TREE=$step ALLOW_MISSING_OPTIONS=1 "$ROOT/scripts/build.sh" step
+	git -C "$step" reset -q --hard
+done
+say "the $((n - 1)) fixes that lead the series apply and build on the pristine tree alone"
+
 n=0
 for commit in $(git -C "$LINUX" rev-list --reverse pristine..applied); do
 	n=$((n + 1))

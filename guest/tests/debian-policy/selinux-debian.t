@@ -152,7 +152,8 @@ bind_refused() { # NAME CONFIG REFUSED-TYPE KERNEL-MESSAGE
 }
 
 FORBIDDEN=cachefiles_forbidden_kernel_t
-SERVICE_REFUSED="SELinux: *kernel service \"cachefiles\" of $DAEMON_CONTEXT may not act as system_u:system_r:$FORBIDDEN:s0"
+# The AVC record of the refused service names it.
+SERVICE_REFUSED="avc:  denied  { use_as_override } .* service=\"cachefiles\" scontext=$DAEMON_CONTEXT tcontext=system_u:system_r:$FORBIDDEN:s0 "
 SECCTX_REFUSED="CacheFiles: Security denies permission to nominate security context system_u:system_r:$FORBIDDEN:s0: error -13"
 
 # No named rule, and secctx naming a context cachefilesd may use other
