@@ -41,15 +41,20 @@ memory=$(boot_field "$boot" memory)
 # kernel's KASAN under TCG makes its boots twice as long); a shell is given
 # an hour.  Each guest test has its own (guest/run-tests enforces it): the
 # debug kernel's kmemleak and KASAN make the slowest, selinux-debian, take
-# some 5 minutes; a cluster client's one test serves the server for the
-# whole boot.
+# some 5 minutes.  A boot that runs one test gives it the boot's time: a
+# cluster client's serves the server for the whole boot, and a directory of
+# one test (small-memory's) is the boot's reason.
 boot_limit=$(boot_field "$boot" limit)
 test_limit=240
 if [ "$variant" = debug ]; then
 	boot_limit=$((boot_limit * 2))
 	test_limit=600
 fi
-[ "$(boot_field "$boot" runs)" != cluster ] || test_limit=$boot_limit
+runs=$(boot_field "$boot" runs)
+if [ "$runs" = cluster ] ||
+	[ "$(find "$ROOT/guest/$runs" -name '*.t' 2>/dev/null | wc -l)" -eq 1 ]; then
+	test_limit=$boot_limit
+fi
 timeout=${BOOT_TIMEOUT:-$boot_limit}
 read -ra nics <<<"${MACHINE_NICS:-}"
 

@@ -5,10 +5,14 @@
 # cache after drop_caches (no READ, one cache page per file page).  What
 # the cache stores of a page must be the whole page, whichever of its READs
 # ends last.  A guard for moving NFS onto netfs (issue 26), whose
-# subrequests would be smaller than a page here.
+# subrequests would be smaller than a page here.  Then a file partly in the
+# cache (its head read alone, then the whole): the pages stored come from
+# the cache, and every other byte from the server, a KiB a READ.  And a
+# file changed on the server after it was cached: read cold again, all
+# from the server, then warm with the new bytes from the cache.
 # shellcheck source=guest/lib/nfs.sh
 . /lib/guest/nfs.sh
-plan 9
+plan 13
 nfs_up
 
 small=/mnt/rsize-1k
@@ -40,5 +44,57 @@ END
 	[ "$ops" -eq 0 ] && [ "$pages" -eq "$want_pages" ] && [ "$bytes" = "$want" ]
 	ok $? "warm_read_${size}_from_cache"
 done
+
+# A whole-file read, counted (count_reads), compared with the server's.
+whole_read() { # NAME
+	drop_caches
+	count_reads "$small" read_sum "$small/$1"
+	diag "$1: $reads READs, $from_cache pages from the cache, $missed failed"
+	[ "$got" = "$(sum "$EXPORT/$1")" ] || { diag "$1: wrong bytes"; return 1; }
+}
+
+# Partly cached: the head of the file is read (with what readahead adds)
+# and stored; the whole file then reads what was stored from the cache and
+# the rest from the server.
+size=$((4 * 1048576))
+f="rsize-1k-part"
+new_file "$EXPORT/$f" "$size"
+drop_caches
+s0=$(stored "$small")
+as_reader "dd if=$small/$f bs=65536 count=1 status=none" >/dev/null
+# Readahead's stores end after the read: wait for the head's, then for
+# the count to settle.
+wait_for 30 stored_since "$s0" 16 "$small"
+sleep 2
+head_pages=$(($(stored "$small") - s0))
+diag "$f: $head_pages pages stored by reading the head"
+whole_read "$f" &&
+	[ "$from_cache" -eq "$head_pages" ] && [ "$from_cache" -lt "$(pages_of "$size")" ] &&
+	[ "$missed" -eq 0 ] && [ "$reads" -eq $(((size - from_cache * 4096) / 1024)) ]
+ok $? partly_cached_read_right_and_split
+
+# Changed on the server once cached: same size, new bytes, a new mtime,
+# seen after the attribute cache (actimeo=1) expires.  The old cache data
+# is never read: the first read goes to the server for every byte, and
+# stores the new ones, which the next read takes from the cache.
+f="rsize-1k-changed"
+size=$((256 * 1024))
+new_file "$EXPORT/$f" "$size"
+s0=$(stored "$small")
+whole_read "$f" && wait_for 30 stored_since "$s0" "$(pages_of "$size")" "$small" &&
+	whole_read "$f" && [ "$from_cache" -eq "$(pages_of "$size")" ]
+ok $? changed_file_cached_before
+new_file "$EXPORT/$f.new" "$size"
+cat "$EXPORT/$f.new" >"$EXPORT/$f"
+rm "$EXPORT/$f.new"
+touch -d "@$(($(date +%s) + 5))" "$EXPORT/$f"
+sync
+sleep 2
+s0=$(stored "$small")
+whole_read "$f" && [ "$from_cache" -eq 0 ] && [ "$reads" -eq $((size / 1024)) ]
+ok $? changed_file_read_from_server
+wait_for 30 stored_since "$s0" "$(pages_of "$size")" "$small" &&
+	whole_read "$f" && [ "$from_cache" -eq "$(pages_of "$size")" ] && [ "$reads" -eq 0 ]
+ok $? changed_file_then_from_cache
 umount "$small"
 finish

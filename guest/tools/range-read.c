@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * range-read FILE OFFSET LENGTH pread|mmap: write to stdout the bytes of
- * FILE from OFFSET, LENGTH of them or up to the end of the file, read with
- * pread() or through a shared mapping of the file.
+ * range-read FILE OFFSET LENGTH pread|direct|mmap: write to stdout the bytes
+ * of FILE from OFFSET, LENGTH of them or up to the end of the file (its size
+ * when opened), read with pread(), with pread() on the file opened with
+ * O_DIRECT, or through a shared mapping of the file.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -30,19 +32,20 @@ static int write_all(const char *buf, size_t len)
 
 int main(int argc, char **argv)
 {
-	static char buf[1 << 16];
+	static char buf[1 << 16] __attribute__((aligned(4096)));
 	struct stat st;
 	off_t off, len, end;
 	char *map;
 	int fd;
 
-	if (argc != 5 || (strcmp(argv[4], "pread") && strcmp(argv[4], "mmap"))) {
-		fprintf(stderr, "usage: range-read FILE OFFSET LENGTH pread|mmap\n");
+	if (argc != 5 || (strcmp(argv[4], "pread") && strcmp(argv[4], "direct") &&
+			  strcmp(argv[4], "mmap"))) {
+		fprintf(stderr, "usage: range-read FILE OFFSET LENGTH pread|direct|mmap\n");
 		return 2;
 	}
 	off = strtoll(argv[2], NULL, 0);
 	len = strtoll(argv[3], NULL, 0);
-	fd = open(argv[1], O_RDONLY);
+	fd = open(argv[1], strcmp(argv[4], "direct") ? O_RDONLY : O_RDONLY | O_DIRECT);
 	if (fd < 0 || fstat(fd, &st) < 0) {
 		perror(argv[1]);
 		return 1;
