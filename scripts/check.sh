@@ -38,11 +38,12 @@ if ! [ -e "$step/.git" ]; then
 fi
 # The fixes that lead the series (those with a Fixes: tag) are for 6.1.y as
 # it is: each must apply to the pristine tree alone, and build there.
-n=0
+n=0 fixes=0
 for commit in $(git -C "$LINUX" rev-list --reverse pristine..applied); do
 	n=$((n + 1))
 	git -C "$LINUX" log -1 --format=%B "$commit" | grep -q '^Fixes: ' || break
 	[ "$n" -ge "${CHECK_FROM:-1}" ] || continue
+	fixes=$((fixes + 1))
 	git -C "$step" reset -q --hard
 	git -C "$step" checkout -q --detach pristine
 	git -C "$step" cherry-pick --no-commit "$commit" >/dev/null ||
@@ -51,7 +52,7 @@ for commit in $(git -C "$LINUX" rev-list --reverse pristine..applied); do
 	KERNEL_TREE=$step ALLOW_MISSING_OPTIONS=1 "$ROOT/scripts/build.sh" step
 	git -C "$step" reset -q --hard
 done
-say "the $((n - 1)) fixes that lead the series apply and build on the pristine tree alone"
+say "$fixes of the fixes that lead the series applied and built on the pristine tree alone"
 
 n=0
 for commit in $(git -C "$LINUX" rev-list --reverse pristine..applied); do
