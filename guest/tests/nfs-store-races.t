@@ -1,22 +1,21 @@
 #!/bin/sh
-# A store to the cache held while the file's mount or pages go under it.
-# The cache filesystem is frozen (fsfreeze) before a cold read: the reader
-# gets its bytes from the server, and netfs's store of them to the cache
-# blocks in cachefiles' write until the thaw.  Meanwhile the mount is
-# unmounted, or drop_caches runs.  Each must wait for the store (it runs in
-# the background); after the thaw it ends, and the file then reads as the
-# server has it, after drop_caches, whatever the cache took, and again once
-# that read's own store is done.
-#
-# The same with the file changed (on the server, truncated, or written by
-# the client) waits for a kernel fix: the cookie's invalidation makes a
-# new cache file on the frozen filesystem without taking write access to
-# it (cachefiles_create_tmpfile(); ext4 warns in
-# ext4_journal_check_start()).  notes/store-races.md.
+# A store to the cache held while the file, its mount or its pages change
+# under it.  The cache filesystem is frozen (fsfreeze) before a cold read:
+# the reader gets its bytes from the server, and netfs's store of them to
+# the cache blocks in cachefiles' write until the thaw.  Meanwhile, in the
+# background, the mount is unmounted, drop_caches runs, or the file
+# changes: on the server (new bytes, or truncated), truncated through the
+# mount, or written through it.  A change invalidates the cookie, and
+# cachefiles makes the new cache file under the freeze: it must wait for
+# the thaw too (before write access was taken for it, ext4 warned in
+# ext4_journal_check_start(), which fails the run).  After the thaw every
+# read gets the server's bytes as they are now: the first from the server,
+# the next from the cache, so that old bytes stored by the held write would
+# show.  notes/store-races.md.
 # shellcheck disable=SC2317 # functions called through wait_for and race_case
 # shellcheck source=guest/lib/nfs.sh
 . /lib/guest/nfs.sh
-plan 2
+plan 6
 nfs_up
 
 race=/mnt/store-race
@@ -31,9 +30,29 @@ store_not_held() { ! store_held; }
 
 unmounted() { umount "$race"; }
 caches_dropped() { echo 3 >/proc/sys/vm/drop_caches; }
+# A change on the server shows when the client next looks at the file's
+# attributes: its times are set ahead, so that they differ from the last
+# ones the client saw whatever the clock's granularity.
+seen_changed() {
+	touch -d "@$(($(date +%s) + 5))" "$EXPORT/$f" && sync && sleep 2 &&
+		stat "$race/$f" >/dev/null
+}
+changed_on_server() { new_file "$EXPORT/$f" "$size" && seen_changed; }
+# Not truncate(1): it opens with O_NONBLOCK, and knfsd's read delegation
+# to the client makes that open fail with EAGAIN instead of waiting for
+# the delegation's return.
+truncated_on_server() {
+	dd if=/dev/null of="$EXPORT/$f" bs=$((size / 2 + 100)) seek=1 count=0 &&
+		seen_changed
+}
+truncated_on_client() { truncate -s $((size / 2 + 100)) "$race/$f"; }
+written_by_client() {
+	dd if=/dev/urandom of="$race/$f" bs=1 count=21 seek=5000 conv=notrunc
+}
 
-# NAME ACTION: the file read cold with its store held, ACTION in the
-# background, the thaw; then ACTION's end, and the reads.
+# NAME ACTION [changes]: the file read cold with its store held, ACTION
+# in the background, the thaw; then ACTION's end, and the reads.  An
+# ACTION that "changes" the file must have invalidated the cookie.
 race_case() {
 	f=store-race-$1
 	new_file "$EXPORT/$f" "$size" && chmod 0666 "$EXPORT/$f"
@@ -45,34 +64,42 @@ race_case() {
 	want=$(sum "$EXPORT/$f")
 	inval0=$(fscache_stat Invals n)
 	fsfreeze --freeze "$CACHE" || bail "fsfreeze $CACHE"
-	got=$(read_sum "$race/$f")
+	held_read=$(read_sum "$race/$f")
 	wait_for 20 store_held
 	held=$?
-	"$2" >>"$LOG" 2>&1 &
+	"$2" >/tmp/store-race-action.out 2>&1 &
 	action=$!
 	sleep 2
 	fsfreeze --unfreeze "$CACHE"
 	wait_for 60 store_not_held
 	wait "$action"
 	acted=$?
+	[ "$acted" -eq 0 ] || diag "$1: the action failed: $(cat /tmp/store-race-action.out)"
 	[ -n "$(awk -v mp="$race" '$2 == mp' /proc/mounts)" ] || race_mount ||
 		bail "mount with fsc=store-race again"
-	diag "$1: read $([ "$got" = "$want" ] && echo right || echo wrong), store held: $([ "$held" -eq 0 ] && echo yes || echo no), action's status $acted, cookie invalidations $(($(fscache_stat Invals n) - inval0))"
+	invals=$(($(fscache_stat Invals n) - inval0))
+	diag "$1: read under the held store $([ "$held_read" = "$want" ] && echo right || echo wrong), store held: $([ "$held" -eq 0 ] && echo yes || echo no), action's status $acted, cookie invalidations $invals"
 	now=$(sum "$EXPORT/$f")
 	s0=$(stored "$race")
 	drop_caches
 	count_reads "$race" read_sum "$race/$f"
-	first=$got
-	diag "$1: after: $reads READs, $from_cache pages from the cache"
+	after=$got
+	diag "$1: after: $reads READs, $from_cache pages from the cache, bytes $([ "$after" = "$now" ] && echo right || echo wrong)"
 	wait_for 30 stored_since "$s0" 1 "$race"
 	drop_caches
 	count_reads "$race" read_sum "$race/$f"
-	diag "$1: again: $reads READs, $from_cache pages from the cache"
-	[ "$held" -eq 0 ] && [ "$acted" -eq 0 ] && [ "$first" = "$now" ] && [ "$got" = "$now" ]
+	diag "$1: again: $reads READs, $from_cache pages from the cache, bytes $([ "$got" = "$now" ] && echo right || echo wrong)"
+	[ "$held" -eq 0 ] && [ "$acted" -eq 0 ] && [ "$held_read" = "$want" ] &&
+		[ "$after" = "$now" ] && [ "$got" = "$now" ] &&
+		[ "$from_cache" -gt 0 ] && { [ "$3" != changes ] || [ "$invals" -gt 0 ]; }
 	ok $? "$1"
 }
 
 race_case unmounted unmounted
 race_case caches-dropped caches_dropped
+race_case changed-on-server changed_on_server changes
+race_case truncated-on-server truncated_on_server changes
+race_case truncated-on-client truncated_on_client changes
+race_case written-by-client written_by_client changes
 umount "$race"
 finish
