@@ -82,6 +82,14 @@ read_sum() { # FILE [USER]
 	su "${2:-$READER}" -s /bin/sh -c "$READ_PREFIX cat $1" | sha256sum | cut -d' ' -f1
 }
 
+# NAME of the export read through MOUNTPOINT (count_reads), what it took
+# told, and a failure if the bytes are not the server's.
+read_right() { # MOUNTPOINT NAME
+	count_reads "$1" read_sum "$1/$2"
+	diag "$2: $reads READs ($server_bytes bytes), $from_cache pages from the cache, $missed failed, $cache_reads cache reads"
+	[ "$got" = "$(sum "$EXPORT/$2")" ] || { diag "$2: wrong bytes"; return 1; }
+}
+
 # How an NFS read of a file went, as "ops pages checksum" (count_reads):
 # the READs sent, the pages read from the cache, the bytes' checksum.  In
 # a subshell: the caller's variables (reads, from_cache, ...) stay its own.

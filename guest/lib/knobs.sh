@@ -11,6 +11,11 @@ throttle_reads() { # NAME DISK BPS
 		echo +io >"$CGROUP/cgroup.subtree_control" && mkdir -p "$CGROUP/$1" &&
 		echo "$(cat "/sys/block/$2/dev") rbps=$3" >"$CGROUP/$1/io.max"
 }
+# COMMAND-LINE run by sh in the background inside $CGROUP/GROUP: the shell
+# joins the group and execs the command, so $! is the command's task.
+throttled() { # GROUP COMMAND-LINE
+	sh -c "echo \$\$ >$CGROUP/$1/cgroup.procs && exec $2" &
+}
 
 # Whether a task is inside FUNCTION, by its kernel stack, and not inside
 # NOT-IN when given (say, waiting for the pages it will fill, not still

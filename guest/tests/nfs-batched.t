@@ -28,17 +28,10 @@ windows() { # FIRST-PAGE PAGES
 on_exit "echo $ra_kb >$bdi/read_ahead_kb"
 on_exit "echo 0 >$INJECT"
 
-# Read a file through the fsc mount; remember what moved (count_reads).
-counted_read() { # NAME
-	count_reads "$FSC" read_sum "$FSC/$1"
-	bytes=$server_bytes
-	diag "$1: READ ops $reads, server bytes $bytes, pages from the cache $from_cache, failed $missed, cache reads $cache_reads"
-	[ "$got" = "$(sum "$EXPORT/$1")" ] || { diag "$1: wrong bytes"; return 1; }
-}
 # A cold read that leaves the whole file in the cache, then a warm one.
 cache_whole() { # NAME BYTES
 	s0=$(stored)
-	counted_read "$1" &&
+	read_right "$FSC" "$1" &&
 		wait_for 30 stored_since "$s0" "$(pages_of "$2")" &&
 		drop_caches
 }
@@ -49,7 +42,7 @@ size=$((4 * mib + 12345))
 new_file "$EXPORT/full" "$size"
 cache_whole full "$size"
 ok $? full_cold_read_stored
-counted_read full
+read_right "$FSC" full
 ok $? full_warm_read_right
 pages=$(pages_of "$size")
 [ "$reads" -eq 0 ] && [ "$from_cache" -eq "$pages" ] && [ "$missed" -eq 0 ]
@@ -73,11 +66,11 @@ wait_for 30 stored_since "$s0" "$cached"
 ok $? partial_pages_stored
 echo "$ra_kb" >"$bdi/read_ahead_kb"
 drop_caches
-counted_read partial
+read_right "$FSC" partial
 ok $? partial_read_right
 [ "$from_cache" -eq "$cached" ] && [ "$missed" -eq 0 ]
 ok $? partial_cached_pages_from_cache
-[ "$bytes" -eq $(((512 - cached) * page)) ]
+[ "$server_bytes" -eq $(((512 - cached) * page)) ]
 ok $? partial_rest_from_server
 expect_eq "cache reads, one a run in each window of $window pages" \
 	$(($(windows 0 16) + $(windows 100 2) + $(windows 200 128) + $(windows 511 1))) "$cache_reads"
@@ -86,7 +79,7 @@ ok $? partial_one_read_per_run
 # EOF: short files and files that end inside a page, whole in the cache.
 for size in 1 4095 4096 4097 12345; do
 	new_file "$EXPORT/eof-$size" "$size"
-	cache_whole "eof-$size" "$size" && counted_read "eof-$size" &&
+	cache_whole "eof-$size" "$size" && read_right "$FSC" "eof-$size" &&
 		[ "$reads" -eq 0 ] && [ "$from_cache" -eq "$(pages_of "$size")" ]
 	ok $? "eof_$size"
 done
@@ -101,14 +94,14 @@ new_file "$EXPORT/failing" "$size"
 cache_whole failing "$size"
 s0=$(stored)
 echo 4 >"$INJECT"
-counted_read failing
+read_right "$FSC" failing
 rc=$?
 echo 0 >"$INJECT"
 ok $rc failed_cache_read_right
 [ "$from_cache" -eq 0 ] && [ "$missed" -ge "$pages" ] && [ "$reads" -gt 0 ] &&
-	[ "$bytes" -eq $((pages * page - page + 1)) ]
+	[ "$server_bytes" -eq $((pages * page - page + 1)) ]
 ok $? failed_cache_read_from_server
-drop_caches && counted_read failing && [ "$reads" -eq 0 ] &&
+drop_caches && read_right "$FSC" failing && [ "$reads" -eq 0 ] &&
 	[ "$from_cache" -eq "$pages" ] && [ "$(stored)" -eq "$s0" ]
 ok $? failed_cache_read_cache_kept
 
@@ -130,7 +123,7 @@ new_file "$EXPORT/stale" "$size"
 drop_caches
 throttle_reads slow-export vda 1024 >>"$LOG" 2>&1
 inval0=$(fscache_stat Invals n) ok0=$(fsc 3) fail0=$(fsc 4)
-sh -c "echo \$\$ >$slow/cgroup.procs && exec dd if=$EXPORT/stale of=/dev/null bs=$size" 2>/dev/null &
+throttled slow-export "dd if=$EXPORT/stale of=/dev/null bs=$size" 2>/dev/null
 holder=$!
 wait_for 30 waits_in "$holder" filemap_get_pages readahead
 rc=$?
@@ -155,7 +148,7 @@ expect_eq "stale: pages not stored" "$(pages_of "$size")" $(($(fsc 4) - fail0))
 ok $? stale_reply_not_stored
 size=$((size + 6))
 drop_caches
-cache_whole stale "$size" && counted_read stale &&
+cache_whole stale "$size" && read_right "$FSC" stale &&
 	expect_eq "READs sent" 0 "$reads" &&
 	expect_eq "pages from the cache" "$(pages_of "$size")" "$from_cache"
 ok $? stale_file_cached_again

@@ -33,7 +33,7 @@ drop_caches
 slow=$CGROUP/slow-confine
 throttle_reads slow-confine vdb 1048576 >>"$LOG" 2>&1 || bail "io throttle"
 from_cache0=$(fsc 1)
-sh -c "echo \$\$ >$slow/cgroup.procs && exec su $READER -s /bin/sh -c 'exec cat $FSC/confine-big'" >/dev/null &
+throttled slow-confine "su $READER -s /bin/sh -c 'exec cat $FSC/confine-big'" >/dev/null
 reader=$!
 # Sampled from when it is cat, as the reader (sh and su exec the next).
 # shellcheck disable=SC2317 # called through wait_for

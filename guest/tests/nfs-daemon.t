@@ -29,9 +29,9 @@ throttle_reads slow-daemon-loss vdb 262144 >>"$LOG" 2>&1 || bail "io throttle"
 from_cache0=$(fsc 1)
 # shellcheck disable=SC2317 # called through wait_for
 from_cache_since() { [ "$(fsc 1)" -gt "$1" ]; } # COUNT-BEFORE
-# sh joins the throttled group and execs su: $! is the reader.
-sh -c "echo \$\$ >$slow/cgroup.procs &&
-	exec su $READER -s /bin/sh -c 'exec sha256sum $FSC/$f'" >/tmp/daemon-loss.out 2>&1 &
+# su execs sha256sum: $! is the reader.
+throttled slow-daemon-loss "su $READER -s /bin/sh -c 'exec sha256sum $FSC/$f'" \
+	>/tmp/daemon-loss.out 2>&1
 reading=$!
 wait_for 20 from_cache_since "$from_cache0"
 from_cache=$(($(fsc 1) - from_cache0))

@@ -40,13 +40,17 @@ readers="0:$mib:pread 12345:300000:mmap 4096:$((2 * mib)):direct
 $((mib + 777)):$((mib + 5)):pread $((3 * mib)):$((2 * mib)):mmap
 $((4 * mib - 8192)):$((mib)):direct $((4 * mib - 1000)):70000:pread
 0:0:whole $((2 * mib + 1)):1:mmap $((3 * mib + 4096)):65536:direct"
+# A reader's OFFSET:LENGTH:HOW into $off, $len and $how.
+spec_of() { # SPEC
+	off=${1%%:*} how=${1#*:}
+	len=${how%%:*} how=${how#*:}
+}
 round=0 bad=0 runs=0
 while [ "$round" -lt 3 ]; do
 	k=0 pids=
 	for r in $readers; do
 		k=$((k + 1))
-		off=${r%%:*} rest=${r#*:}
-		len=${rest%%:*} how=${rest#*:}
+		spec_of "$r"
 		if [ "$how" = whole ]; then
 			cat "$FSC/$f" >"/tmp/$f-$k.out" 2>&1 &
 		else
@@ -72,8 +76,7 @@ while [ "$round" -lt 3 ]; do
 	k=0
 	for r in $readers; do
 		k=$((k + 1))
-		off=${r%%:*} rest=${r#*:}
-		len=${rest%%:*} how=${rest#*:}
+		spec_of "$r"
 		[ "$how" != whole ] || len=$final
 		out=/tmp/$f-round-$round/$f-$k.out
 		got=$(stat -c %s "$out")

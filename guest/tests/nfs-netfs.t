@@ -95,7 +95,7 @@ new_file "$EXPORT/killed" "$((16 * page))"
 drop_caches
 throttle_reads slow-export vda 1024 >>"$LOG" 2>&1 || bail "cgroup io.max"
 on_exit "throttle_reads slow-export vda max; rmdir $slow"
-sh -c "echo \$\$ >$slow/cgroup.procs && exec dd if=$EXPORT/killed of=/dev/null bs=$((16 * page))" 2>/dev/null &
+throttled slow-export "dd if=$EXPORT/killed of=/dev/null bs=$((16 * page))" 2>/dev/null
 holder=$!
 wait_for 30 waits_in "$holder" filemap_get_pages || diag "the server's reader is not held"
 mmap-read "$FSC/killed" >/dev/null 2>&1 &

@@ -45,14 +45,6 @@ END
 	ok $? "warm_read_${size}_from_cache"
 done
 
-# A whole-file read, counted (count_reads), compared with the server's.
-whole_read() { # NAME
-	drop_caches
-	count_reads "$small" read_sum "$small/$1"
-	diag "$1: $reads READs, $from_cache pages from the cache, $missed failed"
-	[ "$got" = "$(sum "$EXPORT/$1")" ] || { diag "$1: wrong bytes"; return 1; }
-}
-
 # Partly cached: the head of the file is read (with what readahead adds)
 # and stored; the whole file then reads what was stored from the cache and
 # the rest from the server.
@@ -68,7 +60,7 @@ wait_for 30 stored_since "$s0" 16 "$small"
 sleep 2
 head_pages=$(($(stored "$small") - s0))
 diag "$f: $head_pages pages stored by reading the head"
-whole_read "$f" &&
+drop_caches && read_right "$small" "$f" &&
 	[ "$from_cache" -eq "$head_pages" ] && [ "$from_cache" -lt "$(pages_of "$size")" ] &&
 	[ "$missed" -eq 0 ] && [ "$reads" -eq $(((size - from_cache * 4096) / 1024)) ]
 ok $? partly_cached_read_right_and_split
@@ -81,8 +73,8 @@ f="rsize-1k-changed"
 size=$((256 * 1024))
 new_file "$EXPORT/$f" "$size"
 s0=$(stored "$small")
-whole_read "$f" && wait_for 30 stored_since "$s0" "$(pages_of "$size")" "$small" &&
-	whole_read "$f" && [ "$from_cache" -eq "$(pages_of "$size")" ]
+drop_caches && read_right "$small" "$f" && wait_for 30 stored_since "$s0" "$(pages_of "$size")" "$small" &&
+	drop_caches && read_right "$small" "$f" && [ "$from_cache" -eq "$(pages_of "$size")" ]
 ok $? changed_file_cached_before
 new_file "$EXPORT/$f.new" "$size"
 cat "$EXPORT/$f.new" >"$EXPORT/$f"
@@ -91,10 +83,10 @@ touch -d "@$(($(date +%s) + 5))" "$EXPORT/$f"
 sync
 sleep 2
 s0=$(stored "$small")
-whole_read "$f" && [ "$from_cache" -eq 0 ] && [ "$reads" -eq $((size / 1024)) ]
+drop_caches && read_right "$small" "$f" && [ "$from_cache" -eq 0 ] && [ "$reads" -eq $((size / 1024)) ]
 ok $? changed_file_read_from_server
 wait_for 30 stored_since "$s0" "$(pages_of "$size")" "$small" &&
-	whole_read "$f" && [ "$from_cache" -eq "$(pages_of "$size")" ] && [ "$reads" -eq 0 ]
+	drop_caches && read_right "$small" "$f" && [ "$from_cache" -eq "$(pages_of "$size")" ] && [ "$reads" -eq 0 ]
 ok $? changed_file_then_from_cache
 umount "$small"
 finish

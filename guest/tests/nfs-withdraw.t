@@ -27,10 +27,6 @@ wait_for 60 stored_since "$s0" $((3 * 8 * mib / 4096))
 ok $? warm_files_cached
 drop_caches
 
-# A task of a group whose reads of DISK are throttled: $CGROUP/GROUP.
-throttled() { # GROUP COMMAND-LINE
-	sh -c "echo \$\$ >$CGROUP/$1/cgroup.procs && exec $2" >/dev/null 2>&1 &
-}
 if ! throttle_reads slow-withdraw-cache vdb 262144 >>"$LOG" 2>&1 ||
 	! throttle_reads slow-withdraw-export vda 1024 >>"$LOG" 2>&1; then
 	bail "io throttles"
@@ -47,7 +43,7 @@ ended() { [ ! -e "/proc/$1" ] || [ "$(awk '{ print $3 }' "/proc/$1/stat")" = Z ]
 holders=
 held=0
 for f in $cold; do
-	throttled slow-withdraw-export "dd if=$EXPORT/$f of=/dev/null bs=1M"
+	throttled slow-withdraw-export "dd if=$EXPORT/$f of=/dev/null bs=1M" >/dev/null 2>&1
 	holders="$holders $!"
 	! wait_for 30 waits_in "$!" filemap_get_pages readahead || held=$((held + 1))
 done
@@ -56,7 +52,7 @@ done
 readers=
 start_reader() { # NAME [GROUP]
 	if [ -n "${2:-}" ]; then
-		throttled "$2" "sha256sum $FSC/$1 >/tmp/$1.out 2>&1"
+		throttled "$2" "sha256sum $FSC/$1 >/tmp/$1.out 2>&1" >/dev/null 2>&1
 	else
 		sha256sum "$FSC/$1" >"/tmp/$1.out" 2>&1 &
 	fi

@@ -96,9 +96,9 @@ slow=$CGROUP/slow-cache
 in_cache_read() { grep -q 'netfs_begin_read\|cachefiles_read' "/proc/$reader/stack"; }
 drop_caches
 throttle_reads slow-cache vdb 4096 >>"$LOG" 2>&1
-# sh, su, sh and runcon each exec the next: $! ends as mmap-read's pid.
-sh -c "echo \$\$ >$slow/cgroup.procs &&
-	exec su $READER -s /bin/sh -c 'exec runcon $CTX:user_t mmap-read $FSC/se-service'" >/dev/null 2>&1 &
+# su, sh and runcon each exec the next: $! ends as mmap-read's pid.
+throttled slow-cache "su $READER -s /bin/sh -c 'exec runcon $CTX:user_t mmap-read $FSC/se-service'" \
+	>/dev/null 2>&1
 reader=$!
 wait_for 20 in_cache_read
 before=$?
