@@ -11,6 +11,10 @@
 #                             included; a name may repeat), the tests they
 #                             need, and only the boots they need (the KUnit
 #                             suites run in the first)
+#   SKIP_BOOTS="STEP..."      make every step of the run but these (a
+#                             boot's step in guest/boots), and expect none of
+#                             their suites: CI skips the debug kernel's
+#                             longest boot (.ci/run)
 #   SHOW=1                    print the QEMU command line of each boot, and
 #                             build and boot nothing
 set -eu
@@ -80,6 +84,17 @@ for name in $tests; do
 	placed="$placed $boot:$name"
 done
 [ "${2:-}" != --shell ] || needed=$(echo "$steps" | head -n 1)
+for skipped in ${SKIP_BOOTS:-}; do
+	echo "$steps" | grep -qx "$skipped" || die "SKIP_BOOTS: no step '$skipped' in guest/boots"
+done
+kept=
+for step in $needed; do
+	case " ${SKIP_BOOTS:-} " in
+	*" $step "*) ;;
+	*) kept="$kept $step" ;;
+	esac
+done
+needed=$kept
 # Whether the run makes STEP.
 makes() { # STEP
 	case " $needed " in
