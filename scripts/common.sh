@@ -70,8 +70,8 @@ say() {
 # run-tests says so on the console), and the last one's time (its KTAP).
 guest_status() { # CONSOLE-LOG KTAP-LOG
 	local running last
-	running=$(tr -d '\r' <"$1" 2>/dev/null | sed -n "s/^$RUNNING_TEST//p" | tail -n 1)
-	last=$(tr -d '\r' <"$2" 2>/dev/null |
+	running=$(tr -d '\r' 2>/dev/null <"$1" | sed -n "s/^$RUNNING_TEST//p" | tail -n 1)
+	last=$(tr -d '\r' 2>/dev/null <"$2" |
 		sed -n 's/^ *# \([^ ]*\) took \([0-9]*\) s$/\1 took \2 s/p' | tail -n 1)
 	echo "${running:+running }${running:-booting}${last:+ (last: $last)}"
 }
