@@ -83,6 +83,17 @@ fsc_column() { # MOUNTPOINT
 	in_client cat /proc/fs/nfsfs/volumes | awk -v dev="$dev" '$4 == dev { print $6 }'
 }
 
+# A file of the export changed as the client must notice: its times set
+# ahead, so that they differ from the last ones the client saw whatever
+# the clock's granularity, and on disk.
+times_ahead() { # FILE
+	touch -d "@$(($(date +%s) + 5))" "$1" && sync
+}
+# The same size, new bytes, written in place (the same inode), times ahead.
+change_on_server() { # FILE
+	new_file "$1.new" "$(stat -c %s "$1")" && cat "$1.new" >"$1" &&
+		rm "$1.new" && times_ahead "$1"
+}
 nfs_mount() { # DIR EXTRA-OPTIONS
 	mkdir -p "$1" && in_client timeout 60 mount.nfs "$SERVER:$EXPORT" "$1" -o "$NFS_OPTS$2"
 }

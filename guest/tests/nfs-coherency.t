@@ -41,11 +41,7 @@ expect_eq checksum "$(sum "$EXPORT/$f")" "$bytes"
 ok 0 cached_before_change
 
 # Same size, new bytes, a new mtime.
-new_file "$EXPORT/$f.new" 1048576
-cat "$EXPORT/$f.new" >"$EXPORT/$f"
-rm "$EXPORT/$f.new"
-touch -d "@$(($(date +%s) + 5))" "$EXPORT/$f"
-sync
+change_on_server "$EXPORT/$f"
 check_fresh changed_same_size
 
 truncate -s 1000 "$EXPORT/$f"

@@ -76,11 +76,7 @@ s0=$(stored "$small")
 drop_caches && read_right "$small" "$f" && wait_for 30 stored_since "$s0" "$(pages_of "$size")" "$small" &&
 	drop_caches && read_right "$small" "$f" && [ "$from_cache" -eq "$(pages_of "$size")" ]
 ok $? changed_file_cached_before
-new_file "$EXPORT/$f.new" "$size"
-cat "$EXPORT/$f.new" >"$EXPORT/$f"
-rm "$EXPORT/$f.new"
-touch -d "@$(($(date +%s) + 5))" "$EXPORT/$f"
-sync
+change_on_server "$EXPORT/$f"
 sleep 2
 s0=$(stored "$small")
 drop_caches && read_right "$small" "$f" && [ "$from_cache" -eq 0 ] && [ "$reads" -eq $((size / 1024)) ]

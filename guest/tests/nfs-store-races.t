@@ -31,19 +31,15 @@ store_not_held() { ! store_held; }
 unmounted() { umount "$race"; }
 caches_dropped() { echo 3 >/proc/sys/vm/drop_caches; }
 # A change on the server shows when the client next looks at the file's
-# attributes: its times are set ahead, so that they differ from the last
-# ones the client saw whatever the clock's granularity.
-seen_changed() {
-	touch -d "@$(($(date +%s) + 5))" "$EXPORT/$f" && sync && sleep 2 &&
-		stat "$race/$f" >/dev/null
-}
-changed_on_server() { new_file "$EXPORT/$f" "$size" && seen_changed; }
+# attributes, once its attribute cache has expired.
+seen() { sleep 2 && stat "$race/$f" >/dev/null; }
+changed_on_server() { change_on_server "$EXPORT/$f" && seen; }
 # Not truncate(1): it opens with O_NONBLOCK, and knfsd's read delegation
 # to the client makes that open fail with EAGAIN instead of waiting for
 # the delegation's return.
 truncated_on_server() {
 	dd if=/dev/null of="$EXPORT/$f" bs=$((size / 2 + 100)) seek=1 count=0 &&
-		seen_changed
+		times_ahead "$EXPORT/$f" && seen
 }
 truncated_on_client() { truncate -s $((size / 2 + 100)) "$race/$f"; }
 written_by_client() {
