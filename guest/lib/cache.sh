@@ -58,5 +58,17 @@ active_caches() {
 	awk 'NR > 2 && $6 == "A" { print $7 }' /proc/fs/fscache/caches
 }
 cache_active() { [ -n "$(active_caches)" ]; }
+# Whether the caches have nothing left to make: no volume being created or
+# waiting to be (flags 0x08, 0x10 in /proc/fs/fscache/volumes), no cookie
+# being looked up or created (state L or C in .../cookies).  What they make
+# needs write access to the cache's filesystem: under a freeze it waits for
+# the thaw, and a read of the cookie waits with it.
+cache_settled() {
+	awk 'NR > 2 { print $5 }' /proc/fs/fscache/volumes | while read -r flags; do
+		[ $((0x$flags & 0x18)) -eq 0 ] || exit 1
+	done &&
+		! awk 'NR > 2 && ($6 == "L" || $6 == "C") { found = 1 } END { exit !found }' \
+		/proc/fs/fscache/cookies
+}
 no_cache() { ! cache_active; }
 not_running() { ! pidof "$1" >/dev/null; }

@@ -54,9 +54,12 @@ race_case() {
 	new_file "$EXPORT/$f" "$size" && chmod 0666 "$EXPORT/$f"
 	drop_caches
 	# Open once first, so that the cookie's cache file is made now and
-	# not under the freeze (its lookup is asynchronous: a moment for it).
+	# not under the freeze: its lookup, and the volume's creation after a
+	# mount, are asynchronous, and the held read would wait for them, and
+	# they for the thaw (seen on the debug kernel under load: the test
+	# hung in its first case, kworker blocked in fscache_create_volume_work).
 	: <"$race/$f"
-	sleep 1
+	wait_for 60 cache_settled || bail "the cache never settled"
 	want=$(sum "$EXPORT/$f")
 	inval0=$(fscache_stat Invals n)
 	fsfreeze --freeze "$CACHE" || bail "fsfreeze $CACHE"
