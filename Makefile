@@ -1,11 +1,19 @@
 # Entry points.  Each is a script of scripts/; see README.md.
-.PHONY: run cluster test test-debug bench check lint list tree export deps selftest clean
+.PHONY: run deb cluster test test-debug bench check lint list tree export deps selftest clean
 
 # Build the patched kernel and boot it: a shell in the guest when run from a
-# terminal, a report and a clean power-off when not.
+# terminal, a report and a clean power-off when not.  GUEST=debian-system:
+# the Debian system installed from the kernel package instead, booted to a
+# login prompt on this terminal (root, password root).
 run: deps
-	@export GUEST_CMDLINE=guest.demo; \
-	if [ -t 0 ] && [ -t 1 ]; then scripts/boot.sh test --shell; else scripts/boot.sh test; fi
+	@if [ -n "$(GUEST)" ]; then \
+		scripts/tree.sh && scripts/build.sh test && scripts/initramfs.sh test && \
+		GUEST_CMDLINE=guest.login scripts/qemu.sh test "$(GUEST)" --shell; \
+	elif [ -t 0 ] && [ -t 1 ]; then \
+		GUEST_CMDLINE=guest.demo scripts/boot.sh test --shell; \
+	else \
+		GUEST_CMDLINE=guest.demo scripts/boot.sh test; \
+	fi
 
 # The cluster alone (scripts/cluster.sh): three machines, an NFS server and
 # two caching clients; its server shows a file read by both, then runs the
@@ -13,6 +21,11 @@ run: deps
 cluster: deps
 	GUEST_CMDLINE=guest.demo TESTS="$(basename $(notdir $(wildcard guest/tests/cluster/*.t)))" \
 		scripts/boot.sh test
+
+# The patched kernel as Debian packages (linux-image, linux-headers), made
+# by the kernel's bindeb-pkg, in build/obj-test/debs/.
+deb: deps
+	scripts/deb.sh test
 
 # Every test: the harness's own, then the test kernel's suites.
 test: deps selftest

@@ -16,22 +16,17 @@ for f in $names; do
 	fragments+=("$ROOT/configs/$f.config")
 done
 mkdir -p "$obj"
+# The kernels packaged by make deb (those of a Debian system) are built as
+# bindeb-pkg builds them, with the packages' revision as build version.
+version=()
+case " $names " in
+*" system "*) version=(KBUILD_BUILD_VERSION="$(package_version | sed 's/.*-//')") ;;
+esac
 
-# ccache hashes the paths under the checkout relative to the object
-# directory, so a clone elsewhere (CI's) reuses this one's objects.  The
-# compiler then sees "../linux/..." paths: the prefix map keeps __FILE__ in
-# WARN(), BUG() and KUnit messages the kernel's own "fs/nfs/...".
-src_from_obj=$(realpath --relative-to="$obj" "$LINUX")
-kmake() {
-	CCACHE_BASEDIR="$ROOT" make -C "$LINUX" O="$obj" ARCH=x86_64 \
-		CC="ccache gcc" HOSTCC="ccache gcc" \
-		KCPPFLAGS="-fmacro-prefix-map=$src_from_obj/=" "$@"
-}
-
-kmake -s tinyconfig >"$obj/merge_config.log" 2>&1
+kernel_make "$obj" -s tinyconfig >"$obj/merge_config.log" 2>&1
 "$LINUX/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" \
 	"${fragments[@]}" >>"$obj/merge_config.log"
-kmake -s olddefconfig >>"$obj/merge_config.log" 2>&1
+kernel_make "$obj" -s olddefconfig >>"$obj/merge_config.log" 2>&1
 
 # merge_config.sh only warns when an option is dropped; here it is an error.
 # An option set again by a later fragment is checked against that one only.
@@ -83,7 +78,7 @@ build_status() {
 	fi
 }
 progress_start build_status
-if ! kmake -j"$(($(nproc) + 1))" "${targets[@]}" >"$obj/build.log" 2>&1; then
+if ! kernel_make "$obj" -j"$(($(nproc) + 1))" "${version[@]}" "${targets[@]}" >"$obj/build.log" 2>&1; then
 	progress_stop
 	grep -E 'error|Error' "$obj/build.log" | head -n 40 >&2 || true
 	tail -n 20 "$obj/build.log" >&2

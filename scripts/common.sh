@@ -144,12 +144,41 @@ untracked_files() {
 #   bench-* the kernels make bench compares (scripts/bench.sh), all alike
 kernel_fragments() {
 	case "$1" in
-	test | step) echo base kunit afs selinux nfs trace ;;
-	nofsc) echo base kunit afs selinux nfs trace nofsc ;;
-	debug) echo base kunit afs selinux nfs trace debug ;;
+	test | step) echo base system kunit afs selinux nfs trace ;;
+	nofsc) echo base system kunit afs selinux nfs trace nofsc ;;
+	debug) echo base system kunit afs selinux nfs trace debug ;;
 	bench-*) echo base nfs bench ;;
 	*) die "unknown kernel variant '$1' (test, debug, step, nofsc, bench-*)" ;;
 	esac
+}
+
+# make in the kernel tree, for the kernel in OBJDIR (scripts/build.sh,
+# scripts/deb.sh).  ccache hashes the paths under the checkout relative to
+# the object directory, so a clone elsewhere (CI's) reuses this one's
+# objects.  The compiler then sees "../linux/..." paths: the prefix map keeps
+# __FILE__ in WARN(), BUG() and KUnit messages the kernel's own
+# "fs/nfs/...".  An empty LOCALVERSION keeps the "+" of a git tree out of
+# the release: it is the version and CONFIG_LOCALVERSION.
+kernel_make() { # OBJDIR MAKE-ARGUMENT...
+	local obj=$1 src_from_obj
+	shift
+	src_from_obj=$(realpath --relative-to="$obj" "$LINUX")
+	CCACHE_BASEDIR="$ROOT" make -C "$LINUX" O="$obj" ARCH=x86_64 \
+		CC="ccache gcc" HOSTCC="ccache gcc" LOCALVERSION= \
+		KCPPFLAGS="-fmacro-prefix-map=$src_from_obj/=" "$@"
+}
+
+# The version of make deb's packages (scripts/deb.sh): Debian's source
+# version and the series on it, as 6.1.192-3+credrec.30 (30 patches).  Its
+# revision, after the last "-", is the build version of the kernels that
+# are packaged (uname -v's "#3+credrec.30"), so that packaging them does
+# not relink them.
+# (tree.sh keeps the source version in the tree's git directory, which a
+# worktree of it, make check's, shares.)
+package_version() {
+	local git_dir
+	git_dir=$(git -C "$LINUX" rev-parse --path-format=absolute --git-common-dir)
+	echo "$(cat "$git_dir/debian-version")+credrec.$(series_patches | wc -l)"
 }
 
 # Whether the kernel built in OBJDIR has loadable modules.
@@ -172,12 +201,14 @@ objdir() {
 # The QEMU command line every machine starts from, in the array "qemu":
 # scripts/qemu.sh adds its disks, NICs, consoles and kernel command line
 # (which starts with QEMU_APPEND), scripts/accel.sh probes KVM with it.
-# No AVC message lost for want of room in the audit queue.
+# The kernel built in OBJDIR and its initramfs, or a KERNEL and INITRD (a
+# Debian system's own).  No AVC message lost for want of room in the audit
+# queue.
 QEMU_APPEND="console=ttyS0 panic=-1 audit_backlog_limit=8192"
-qemu_command() { # ACCEL MEMORY OBJDIR
+qemu_command() { # ACCEL MEMORY OBJDIR [KERNEL INITRD]
 	qemu=(qemu-system-x86_64 -machine q35 -accel "$1" -cpu max -smp 2 -m "$2"
 		-nodefaults -no-reboot -display none
-		-kernel "$3/arch/x86/boot/bzImage" -initrd "$3/initramfs.cpio.gz")
+		-kernel "${4:-$3/arch/x86/boot/bzImage}" -initrd "${5:-$3/initramfs.cpio.gz}")
 }
 
 # A log of a boot of guest/boots, in OBJDIR: KIND console (the kernel's

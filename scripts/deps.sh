@@ -12,6 +12,9 @@ packages=(
 	python3-ply python3-git # checkpatch.pl's SPDX check (make check)
 	shellcheck pyflakes3 # make lint
 	checkpolicy # compiles the guest's SELinux test policy (guest/selinux/)
+	# make deb (the kernel's bindeb-pkg), and the Debian system made from
+	# Debian's archive with it (scripts/debian-image.sh).
+	dpkg-dev fakeroot kmod rsync mmdebstrap
 	# semodule (unpacked from POLICY_PACKAGES) builds Debian's policy with
 	# libsemanage; semodule_package packages a local module for it.
 	libsemanage2 semodule-utils

@@ -74,20 +74,47 @@ disks_of=$boot
 if [ "$(boot_field "$boot" disks)" = kept ]; then
 	disks_of=$(boot_names | grep -x -B 1 -e "$boot" | head -n 1)
 fi
+# A disk named "system" is a Debian system (scripts/debian-image.sh) made
+# for the boot; the boot starts the kernel and initrd of its /boot.
 disks=()
+system=
 for disk in $(boot_field "$disks_of" disks | tr , ' '); do
 	img=$obj/${disk%%:*}-$disks_of.img
+	[ "${disk%%:*}" != system ] || system=$img
 	if [ "$disks_of" = "$boot" ] && [ -z "${SHOW:-}" ]; then
 		mkdir -p "$obj"
-		rm -f "$img"
-		truncate -s "${disk#*:}" "$img"
-		mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$img"
+		if [ "$img" = "$system" ]; then
+			"$ROOT/scripts/debian-image.sh" "$variant" "$img" "${disk#*:}"
+		else
+			rm -f "$img"
+			truncate -s "${disk#*:}" "$img"
+			mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$img"
+		fi
 	fi
 	disks+=(-drive "file=$img,if=virtio,format=raw")
 done
+boot_files=()
+if [ -n "$system" ]; then
+	# The image's own kernel and initrd, taken out of it without mounting
+	# it; the system's root is the first disk.  audit=1: the kernel holds
+	# the audit records made before auditd starts, and gives them to it.
+	release=$(cat "$obj/include/config/kernel.release")
+	boot_files=("$obj/vmlinuz-$boot" "$obj/initrd-$boot")
+	if [ -z "${SHOW:-}" ]; then
+		rm -f "${boot_files[@]}"
+		debugfs -R "dump /boot/vmlinuz-$release ${boot_files[0]}" "$system" 2>/dev/null
+		debugfs -R "dump /boot/initrd.img-$release ${boot_files[1]}" "$system" 2>/dev/null
+		if [ ! -s "${boot_files[0]}" ] || [ ! -s "${boot_files[1]}" ]; then
+			die "no kernel $release and initrd in /boot of ${system#"$ROOT"/}"
+		fi
+	fi
+	[ "${disks[1]}" = "file=$system,if=virtio,format=raw" ] ||
+		die "a Debian system must be a boot's first disk"
+	GUEST_CMDLINE="root=/dev/vda ro audit=1 ${GUEST_CMDLINE:-}"
+fi
 
 accel=$("$ROOT/scripts/accel.sh" "$variant")
-qemu_command "$accel" "$memory" "$obj"
+qemu_command "$accel" "$memory" "$obj" "${boot_files[@]}"
 qemu+=("${disks[@]}" "${nics[@]}")
 if [ -n "$shell" ]; then
 	console=(-chardev "stdio,id=con,mux=on,logfile=$console_log,logappend=on"

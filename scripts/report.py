@@ -198,7 +198,9 @@ def check_console(tally, boot, lines, ended_early):
         if SPLAT.search(line):
             tally.fail(f'{boot}:splat', '\n  ' + '\n  '.join(lines[i:i + 12]))
             break
-    check_avc(tally, boot, lines)
+    # A Debian system's denials go to auditd, and its tests check them.
+    if next(row for row in BOOTS if row['name'] == boot)['selinux'] != 'system':
+        check_avc(tally, boot, lines)
     if (any(KMEMLEAK_ON in line for line in lines) and
             not any(line.startswith(KMEMLEAK_SCANNED) for line in lines)):
         tally.fail(f'{boot}:kmemleak', 'kmemleak is on but the guest never scanned')

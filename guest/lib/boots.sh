@@ -1,6 +1,7 @@
 # shellcheck shell=sh
 # Reading the table of boots, guest/boots: in the guest /etc/boots; the host
-# sets BOOTS to its path before it sources this.
+# sets BOOTS to its path before it sources this.  And what every boot does
+# with it: run what its row says, scan for leaks at its end.
 BOOTS=${BOOTS:-/etc/boots}
 
 # A field of BOOT's row, by the name of its column in the table's
@@ -34,4 +35,43 @@ boots_of_step() { # STEP
 this_boot() {
 	boots_this=$(sed -n 's/.*guest\.boot=\([^ ]*\).*/\1/p' /proc/cmdline)
 	echo "${boots_this:-$(first_boot)}"
+}
+
+# Run what this boot runs, its KTAP on the second serial port: a directory
+# of guest tests (those of guest.tests=A,B,... when the host names some and
+# the boot reports guest tests), or a program (the benchmark).  guest/init
+# calls it, and a Debian system's guest-tests (guest/debian/).
+run_this_boot() {
+	boots_this=$(this_boot)
+	boots_runs=/$(boot_field "$boots_this" runs)
+	boots_only=
+	read -r boots_cmdline </proc/cmdline
+	for boots_word in $boots_cmdline; do
+		case $boots_word in
+		guest.tests=*)
+			case ,$(boot_field "$boots_this" reports), in
+			*,guest,*) boots_only=$(echo "${boots_word#guest.tests=}" | tr , ' ') ;;
+			esac
+			;;
+		guest.test_timeout=*) export TEST_TIMEOUT="${boots_word#guest.test_timeout=}" ;;
+		esac
+	done
+	if [ -d "$boots_runs" ]; then
+		# shellcheck disable=SC2086 # one word a test name
+		/tests/run-tests "$boots_runs" $boots_only >/dev/ttyS1 2>&1
+	else
+		"$boots_runs" >/dev/ttyS1 2>&1
+	fi
+}
+
+# The debug kernel's kmemleak (configs/debug.config): a scan of the whole
+# run, tests and teardown, made twice as kmemleak.rst advises; what it
+# suspects goes to the console, where the host's report fails the run.
+# At the end of a boot, on kernels that have it: guest/init, guest-tests.
+KMEMLEAK=/sys/kernel/debug/kmemleak
+kmemleak_scan() {
+	echo scan >"$KMEMLEAK" && sleep 5 && echo scan >"$KMEMLEAK" &&
+		cat "$KMEMLEAK" >/tmp/kmemleak
+	echo "$KMEMLEAK_SCANNED $?, $(grep -c '^unreferenced object' /tmp/kmemleak) suspected leak(s)"
+	sed 's/^/guest: kmemleak: /' /tmp/kmemleak
 }
