@@ -254,6 +254,17 @@ def allowed_skips(path):
     return allowed, unexplained
 
 
+# Characters XML 1.0 cannot hold: the control characters but tab, newline
+# and carriage return (a Debian system's console has systemd's colour
+# escapes).
+NOT_XML = re.compile('[\x00-\x08\x0b\x0c\x0e-\x1f]')
+
+
+def xml_text(text):
+    """TEXT with what XML cannot hold shown as "?"."""
+    return NOT_XML.sub('?', text)
+
+
 def write_junit(tally, path):
     """The run as JUnit XML, for CI systems: a test suite a boot (and "run"
     for what no boot's logs said, a suite that never reported), a test case
@@ -266,9 +277,10 @@ def write_junit(tally, path):
             suites[boot] = ET.SubElement(root, 'testsuite', name=boot)
         case = ET.SubElement(suites[boot], 'testcase', classname=boot, name=name)
         if outcome == 'fail':
-            ET.SubElement(case, 'failure', message=detail.strip().split('\n')[0]).text = detail
+            ET.SubElement(case, 'failure',
+                          message=xml_text(detail.strip().split('\n')[0])).text = xml_text(detail)
         elif outcome == 'skip':
-            ET.SubElement(case, 'skipped', message=detail)
+            ET.SubElement(case, 'skipped', message=xml_text(detail))
     for boot, suite in suites.items():
         outcomes = [r[2] for r in tally.results if r[0] == boot]
         suite.set('tests', str(len(outcomes)))
