@@ -18,7 +18,7 @@
 #   KERNEL_DEB=PATH   another kernel package instead: Debian's own, for a
 #                     baseline of the same system (its kernel has the
 #                     disk's drivers as modules: they go into the initrd)
-set -eu
+set -eu -o pipefail
 # shellcheck source=scripts/common.sh
 . "$(dirname "$0")/common.sh"
 
