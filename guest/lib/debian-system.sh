@@ -12,6 +12,8 @@
 . /lib/guest/counters.sh
 # shellcheck source=guest/lib/knobs.sh
 . /lib/guest/knobs.sh
+# shellcheck source=guest/lib/cache.sh
+. /lib/guest/cache.sh
 EXPORT=/srv/nfs
 FSC=/mnt/nfs
 CACHE=/var/cache/fscache

@@ -10,10 +10,10 @@
 plan 6
 
 package=linux-image-$(uname -r)
+diag "$package $(dpkg-query -W -f='${Version}' "$package")"
 expect_eq "package of the running kernel's image" "$package: /boot/vmlinuz-$(uname -r)" \
 	"$(dpkg -S "/boot/vmlinuz-$(uname -r)" 2>&1)" &&
 	expect_eq "its state" "install ok installed" "$(dpkg-query -W -f='${Status}' "$package")"
-diag "$package $(dpkg-query -W -f='${Version}' "$package")"
 ok $? kernel_from_package
 
 expect_eq "multi-user.target" active "$(systemctl is-active multi-user.target)"
@@ -32,6 +32,6 @@ expect_eq "cachefilesd.service" active "$(systemctl is-active cachefilesd.servic
 	expect_ne "cachefilesd's pid" "" "$pid" &&
 	expect_eq "cachefilesd's context" system_u:system_r:cachefilesd_t:s0 \
 		"$(tr -d '\0' <"/proc/$pid/attr/current")" &&
-	expect_ne "active caches" "" "$(awk 'NR > 2 && $6 == "A" { print $7 }' /proc/fs/fscache/caches)"
+	expect_ne "active caches" "" "$(active_caches)"
 ok $? cachefilesd_bound_in_its_domain
 finish
