@@ -1,5 +1,5 @@
 # Entry points.  Each is a script of scripts/; see README.md.
-.PHONY: run deb cluster test test-debug bench check lint list tree export deps selftest clean
+.PHONY: run deb cluster test test-debug fstests bench check lint list tree export deps selftest clean
 
 # Build the patched kernel and boot it: a shell in the guest when run from a
 # terminal, a report and a clean power-off when not.  GUEST=debian-system:
@@ -34,6 +34,13 @@ test: deps selftest
 # The same suites on the debug kernel (KASAN, lockdep, PROVE_RCU, ...).
 test-debug: deps
 	scripts/boot.sh debug
+
+# fstests' generic tests (guest/fstests/tests) on NFS 4.2 and 3, with and
+# without fsc, in the Debian system on the patched kernel and on Debian's
+# own 6.1: a table in build/fstests-table.md, and the patched kernel
+# judged (scripts/fstests.sh; FSTESTS.md).  FSTESTS_LIST=smoke: a short list.
+fstests: deps
+	scripts/fstests.sh
 
 # Stock 6.1, patched 6.1 and stock 6.12 side by side: NFS reads with and
 # without FS-Cache, and the local disk (BENCHMARKS.md).

@@ -24,9 +24,10 @@ set -eu
 variant=${1:?usage: boot.sh VARIANT [--shell]}
 obj=$(objdir "$variant")
 # The steps of the run (guest/boots), in order: a boot each, but the
-# cluster's, whose machines boot together.
+# cluster's, whose machines boot together; not make bench's and make
+# fstests' own.
 steps=$(boot_names | while read -r boot; do boot_field "$boot" step; done |
-	awk '$1 != "bench" && !seen[$1]++')
+	awk '$1 != "bench" && $1 != "fstests" && !seen[$1]++')
 
 # The file of a guest test: guest/tests/NAME.t or .c (the first boot), or
 # guest/tests/DIR/NAME.t (a later boot's).

@@ -5,19 +5,25 @@
 # initrd made by initramfs-tools; systemd, Debian's SELinux policy
 # enforcing (with the two local modules of guest/selinux/debian/), an NFS
 # server exporting /srv/nfs to itself, an fsc mount of it in /etc/fstab,
-# cachefilesd (guest/debian/cachefilesd.service), and the tests of the
-# debian-system boots run by guest/debian/guest-tests.service.
+# cachefilesd (guest/debian/cachefilesd.service), fstests
+# (scripts/fstests-build.sh) in /var/lib/xfstests with what it needs to run
+# and its users, and the tests of the debian-system boots run by
+# guest/debian/guest-tests.service.
 #   debian-image.sh VARIANT IMAGE SIZE
 # writes IMAGE, an ext4 disk of SIZE (its label "root", the files labelled
 # for SELinux).  The system itself is made once and kept in
 # build/obj-VARIANT/debian-system/ until its inputs change (the kernel
 # package, this script, guest/debian/, the local modules, apt's sources);
-# the harness's files (guest/lib, the tests) are copied into each IMAGE.
+# the harness's files (guest/lib, the tests, fstests) are copied into
+# each IMAGE.
 #   APT_SOURCES=FILE  the archive to make it from (apt's sources, one-line
 #                     or deb822), instead of the host's
-#   KERNEL_DEB=PATH   another kernel package instead: Debian's own, for a
-#                     baseline of the same system (its kernel has the
-#                     disk's drivers as modules: they go into the initrd)
+#   KERNEL_DEB=PATH   another kernel package instead (its kernel may have
+#                     the disk's drivers as modules: they go into the
+#                     initrd)
+# The variant "stock" is the same system with Debian's own kernel of the
+# version the series is made against, downloaded with apt: stock 6.1 as
+# Debian ships it, for a baseline.
 set -eu -o pipefail
 # shellcheck source=scripts/common.sh
 . "$(dirname "$0")/common.sh"
@@ -35,10 +41,36 @@ packages=(
 	systemd-sysv udev kmod procps mawk initramfs-tools linux-base e2fsprogs iproute2
 	nfs-kernel-server nfs-common cachefilesd
 	selinux-basics selinux-policy-default auditd
+	# What fstests runs, and the libraries its programs are built with.
+	gawk bc xfsprogs acl attr psmisc file xz-utils uuid-runtime libcap2-bin
+	libaio1 liburing2 libgdbm6 libgdbm-compat4
 )
 modules=(cachefilesd_dir_watch cachefilesd_sigio)
 
-kernel_deb=${KERNEL_DEB:-$("$ROOT/scripts/deb.sh" "$variant" | tail -n 1)}
+# Debian's kernel package of LINUX_SOURCE_VERSION (linux-image-6.1.0-N-
+# amd64), downloaded into GUEST_DEBS once.
+debian_kernel_deb() {
+	local glob="$GUEST_DEBS/linux-image-*-amd64_${LINUX_SOURCE_VERSION}_amd64.deb" package
+	if ! compgen -G "$glob" >/dev/null; then
+		package=$(apt-cache search --names-only '^linux-image-[0-9.]+-[0-9]+-amd64$' |
+			while read -r name _; do
+				apt-cache madison "$name" |
+					awk -v v="$LINUX_SOURCE_VERSION" '$3 == v { print $1; exit }'
+			done | tail -n 1)
+		[ -n "$package" ] || die "apt offers no Debian kernel of $LINUX_SOURCE_VERSION for the stock system"
+		mkdir -p "$GUEST_DEBS"
+		(cd "$GUEST_DEBS" &&
+			apt-get download -q -o APT::Sandbox::User=root "$package=$LINUX_SOURCE_VERSION") >&2
+	fi
+	compgen -G "$glob" | tail -n 1
+}
+if [ -n "${KERNEL_DEB:-}" ]; then
+	kernel_deb=$KERNEL_DEB
+elif [ "$variant" = stock ]; then
+	kernel_deb=$(debian_kernel_deb)
+else
+	kernel_deb=$("$ROOT/scripts/deb.sh" "$variant" | tail -n 1)
+fi
 package=$(dpkg-deb -f "$kernel_deb" Package) || die "$kernel_deb: not a package"
 release=${package#linux-image-}
 te_files=()
@@ -70,6 +102,7 @@ make_system() {
 		--customize-hook='echo debian-system >"$1/etc/hostname"' \
 		--customize-hook='printf "127.0.0.1\tlocalhost\n127.0.1.1\tdebian-system\n" >"$1/etc/hosts"' \
 		--customize-hook='echo root:root | chroot "$1" chpasswd' \
+		--customize-hook='for u in fsgqa fsgqa2 123456-fsgqa; do chroot "$1" useradd -m "$u"; done' \
 		--customize-hook='printf "LABEL=root\t/\text4\tdefaults\t0 1\nlocalhost:/srv/nfs\t/mnt/nfs\tnfs\tfsc\t0 0\n" >"$1/etc/fstab"' \
 		--customize-hook='mkdir -p "$1/srv/nfs" "$1/mnt/nfs" && echo "/srv/nfs localhost(ro,no_subtree_check)" >"$1/etc/exports"' \
 		--customize-hook='sed -i "s/^#RUN=yes/RUN=yes/" "$1/etc/default/cachefilesd"' \
@@ -96,6 +129,7 @@ make_system() {
 	}
 	rm -rf "$work/in" "$work"/*.mod
 	echo "$key" >"$work/key"
+	echo "$release" >"$work/release"
 	rm -rf "$kept"
 	mv "$work" "$kept"
 }
@@ -103,8 +137,14 @@ make_system() {
 [ "$(cat "$kept/key" 2>/dev/null)" = "$key" ] || make_system
 
 # The harness's files, new in each image: guest/lib, the boots, run-tests
-# and the tests of the boots that run the system.
-rm -rf "$tree/lib/guest" "$tree/tests" "$tree/etc/boots"
+# and the tests of the boots that run the system; fstests, its
+# configuration and lists of tests (guest/fstests/).
+fstests=$("$ROOT/scripts/fstests-build.sh")
+rm -rf "$tree/lib/guest" "$tree/tests" "$tree/etc/boots" "$tree/var/lib/xfstests" \
+	"$tree/etc/credrec/fstests"
+cp -a "$fstests" "$tree/var/lib/xfstests"
+cp "$ROOT/guest/fstests/local.config" "$tree/var/lib/xfstests/"
+cp -r "$ROOT/guest/fstests" "$tree/etc/credrec/fstests"
 cp -r "$ROOT/guest/lib" "$tree/lib/guest"
 cp "$ROOT/guest/boots" "$tree/etc/boots"
 mkdir -p "$tree/tests"

@@ -95,12 +95,15 @@ for disk in $(boot_field "$disks_of" disks | tr , ' '); do
 done
 boot_files=()
 if [ -n "$system" ]; then
-	# The image's own kernel and initrd, taken out of it without mounting
-	# it; the system's root is the first disk.  audit=1: the kernel holds
-	# the audit records made before auditd starts, and gives them to it.
-	release=$(cat "$obj/include/config/kernel.release")
+	# The image's own kernel and initrd (of the release debian-image.sh
+	# installed), taken out of it without mounting it; the system's root is
+	# the first disk.  audit=1: the kernel holds the audit records made
+	# before auditd starts, and gives them to it.  security=selinux: the
+	# system runs SELinux whatever the kernel lists first (Debian's kernel,
+	# the stock variant's, lists AppArmor).
 	boot_files=("$obj/vmlinuz-$boot" "$obj/initrd-$boot")
 	if [ -z "${SHOW:-}" ]; then
+		release=$(cat "$obj/debian-system/release")
 		rm -f "${boot_files[@]}"
 		debugfs -R "dump /boot/vmlinuz-$release ${boot_files[0]}" "$system" 2>/dev/null
 		debugfs -R "dump /boot/initrd.img-$release ${boot_files[1]}" "$system" 2>/dev/null
@@ -110,7 +113,7 @@ if [ -n "$system" ]; then
 	fi
 	[ "${disks[1]}" = "file=$system,if=virtio,format=raw" ] ||
 		die "a Debian system must be a boot's first disk"
-	GUEST_CMDLINE="root=/dev/vda ro audit=1 ${GUEST_CMDLINE:-}"
+	GUEST_CMDLINE="root=/dev/vda ro audit=1 security=selinux ${GUEST_CMDLINE:-}"
 fi
 
 accel=$("$ROOT/scripts/accel.sh" "$variant")
