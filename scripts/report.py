@@ -192,8 +192,14 @@ def check_avc(tally, boot, lines):
               f'{unexpected} unexpected')
 
 
+# The time a kernel with CONFIG_PRINTK_TIME (Debian's own) puts before
+# each of its lines.
+PRINTK_TIME = re.compile(r'^\[ *[0-9]+\.[0-9]+\] ')
+
+
 def check_console(tally, boot, lines, ended_early):
     """The problems a boot's console shows, each a failure of the boot."""
+    lines = [PRINTK_TIME.sub('', line) for line in lines]
     for i, line in enumerate(lines):
         if SPLAT.search(line):
             tally.fail(f'{boot}:splat', '\n  ' + '\n  '.join(lines[i:i + 12]))
