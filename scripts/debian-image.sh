@@ -9,8 +9,8 @@
 # (scripts/fstests-build.sh) in /var/lib/xfstests with what it needs to run
 # and its users, and the tests of the debian-system boots run by
 # guest/debian/guest-tests.service.
-#   debian-image.sh VARIANT IMAGE SIZE
-# writes IMAGE, an ext4 disk of SIZE (its label "root", the files labelled
+#   debian-image.sh VARIANT IMAGE SIZE [BOOT]
+# writes IMAGE, for BOOT of guest/boots (fstests only where BOOT's tests use it), an ext4 disk of SIZE (its label "root", the files labelled
 # for SELinux).  The system itself is made once and kept in
 # build/obj-VARIANT/debian-system/ until its inputs change (the kernel
 # package, this script, guest/debian/, the local modules, apt's sources);
@@ -139,12 +139,16 @@ make_system() {
 # The harness's files, new in each image: guest/lib, the boots, run-tests
 # and the tests of the boots that run the system; fstests, its
 # configuration and lists of tests (guest/fstests/).
-fstests=$("$ROOT/scripts/fstests-build.sh")
 rm -rf "$tree/lib/guest" "$tree/tests" "$tree/etc/boots" "$tree/var/lib/xfstests" \
 	"$tree/etc/credrec/fstests"
-cp -a "$fstests" "$tree/var/lib/xfstests"
-cp "$ROOT/guest/fstests/local.config" "$tree/var/lib/xfstests/"
-cp -r "$ROOT/guest/fstests" "$tree/etc/credrec/fstests"
+boot=${4:-}
+if [ -n "$boot" ] &&
+	grep -qs 'lib/guest/fstests.sh' "$ROOT/guest/$(boot_field "$boot" runs)"/*.t; then
+	fstests=$("$ROOT/scripts/fstests-build.sh")
+	cp -a "$fstests" "$tree/var/lib/xfstests"
+	cp "$ROOT/guest/fstests/local.config" "$tree/var/lib/xfstests/"
+	cp -r "$ROOT/guest/fstests" "$tree/etc/credrec/fstests"
+fi
 cp -r "$ROOT/guest/lib" "$tree/lib/guest"
 cp "$ROOT/guest/boots" "$tree/etc/boots"
 mkdir -p "$tree/tests"

@@ -84,7 +84,7 @@ for disk in $(boot_field "$disks_of" disks | tr , ' '); do
 	if [ "$disks_of" = "$boot" ] && [ -z "${SHOW:-}" ]; then
 		mkdir -p "$obj"
 		if [ "$img" = "$system" ]; then
-			"$ROOT/scripts/debian-image.sh" "$variant" "$img" "${disk#*:}"
+			"$ROOT/scripts/debian-image.sh" "$variant" "$img" "${disk#*:}" "$boot"
 		else
 			rm -f "$img"
 			truncate -s "${disk#*:}" "$img"
