@@ -5,13 +5,14 @@
 # initrd made by initramfs-tools; systemd, Debian's SELinux policy
 # enforcing (with the two local modules of guest/selinux/debian/), an NFS
 # server exporting /srv/nfs to itself, an fsc mount of it in /etc/fstab,
-# cachefilesd (guest/debian/cachefilesd.service), fstests
-# (scripts/fstests-build.sh) in /var/lib/xfstests with what it needs to run
-# and its users, and the tests of the debian-system boots run by
-# guest/debian/guest-tests.service.
+# cachefilesd (guest/debian/cachefilesd.service, and sysctl-cachefilesd.conf
+# for it), fstests (scripts/fstests-build.sh) in /var/lib/xfstests with
+# what it needs to run and its users, and the tests of the debian-system
+# boots run by guest/debian/guest-tests.service.
 #   debian-image.sh VARIANT IMAGE SIZE [BOOT]
-# writes IMAGE, for BOOT of guest/boots (fstests only where BOOT's tests use it), an ext4 disk of SIZE (its label "root", the files labelled
-# for SELinux).  The system itself is made once and kept in
+# writes IMAGE, for BOOT of guest/boots (fstests only where BOOT's tests
+# use it), an ext4 disk of SIZE (its label "root", the files labelled for
+# SELinux).  The system itself is made once and kept in
 # build/obj-VARIANT/debian-system/ until its inputs change (the kernel
 # package, this script, guest/debian/, the local modules, apt's sources);
 # the harness's files (guest/lib, the tests, fstests) are copied into
@@ -114,6 +115,7 @@ make_system() {
 		--customize-hook='chroot "$1" sh -c "semodule -n -X 400 -i /tmp/in/*.pp"' \
 		--customize-hook='cp "$1"/tmp/in/*.service "$1/etc/systemd/system/"' \
 		--customize-hook='install -D -m 0755 "$1/tmp/in/guest-tests" "$1/usr/local/sbin/guest-tests"' \
+		--customize-hook='install -D -m 0644 "$1/tmp/in/sysctl-cachefilesd.conf" "$1/etc/sysctl.d/60-cachefilesd.conf"' \
 		--customize-hook='install -D -m 0644 "$1/tmp/in/known-denials" "$1/etc/credrec/known-denials"' \
 		--customize-hook='chroot "$1" systemctl enable cachefilesd.service guest-tests.service' \
 		--customize-hook='rm -rf "$1/tmp/in"' \

@@ -21,6 +21,17 @@ cachefilesd_run() { # ARGS...
 }
 selinux_on() { [ -e /sys/fs/selinux/enforce ]; }
 
+# Whether PID's address space is randomised: "no" when its personality has
+# ADDR_NO_RANDOMIZE (setarch -R) or the system has randomisation off.
+address_space_randomised() { # PID
+	if [ "$(cat /proc/sys/kernel/randomize_va_space)" = 0 ] ||
+		[ $((0x$(cat "/proc/$1/personality") & 0x0040000)) -ne 0 ]; then
+		echo no
+	else
+		echo yes
+	fi
+}
+
 # A cache directory on its own disk: mounted, its root owned by cachefs
 # (the kernel creates the cache's files as that owner, through
 # set_create_files_as()) and labelled for SELinux as the cache, the label

@@ -17,13 +17,21 @@ FSTESTS_RESULTS=/var/lib/fstests-results
 # knfsd exports the test and the scratch directory of local.config to this
 # machine: read-write, root not squashed (the tests run as root and chown),
 # each with an fsid of its own, so that each is a superblock of its own for
-# the client (and apart from the system's /srv/nfs).
+# the client (and apart from the system's /srv/nfs).  The system's own
+# fsc mount of that goes first: NFS shares a superblock between mounts
+# whatever fsc says (nfs_compare_mount_options), and NFS 4 reaches an
+# export from the server's root, of the same filesystem as that mount's
+# export here, so a section without fsc would be cached (FSTESTS.md).
 fstests_export() {
-	mkdir -p /srv/fstests/test /srv/fstests/scratch /mnt/fstests/test /mnt/fstests/scratch \
+	{ ! grep -q ' /mnt/nfs ' /proc/mounts || umount /mnt/nfs; } &&
+		mkdir -p /srv/fstests/test /srv/fstests/scratch /mnt/fstests/test /mnt/fstests/scratch \
 		"$FSTESTS_RESULTS" &&
 		exportfs -o rw,no_subtree_check,no_root_squash,fsid=4201 localhost:/srv/fstests/test &&
 		exportfs -o rw,no_subtree_check,no_root_squash,fsid=4202 localhost:/srv/fstests/scratch
 }
+
+# The sections of local.config, on one line.
+fstests_sections() { sed -n 's/^\[\(.*\)\]$/\1/p' "$FSTESTS/local.config" | xargs; }
 
 # The tests of a list of guest/fstests/ (one "generic/NNN" a line, "#"
 # comments), on one line.
@@ -141,4 +149,51 @@ fstests_why() { # SECTION TEST
 		diff -u "$FSTESTS/tests/$2.out" "$FSTESTS_RESULTS/$1/$2.out.bad" 2>&1 | head -n 12
 	fi
 	head -n 12 "$FSTESTS_RESULTS/$1/$2.dmesg" 2>/dev/null
+}
+
+# A KTAP case for SECTION: fstests_check over TESTS, then check ran every
+# test, every mount of the test and scratch directories had the section's
+# NFS version and fsc or not, the cache was used in the fsc sections and
+# not in the others (cookies acquired) and stayed bound (cachefilesd
+# alive), no mount was left uncached; with WANT "pass" every test passed
+# too (with "any" a failed test is check's verdict, for make fstests to
+# compare: scripts/fstests-report.py).
+fstests_case() { # SECTION any|pass TEST...
+	fstests_case_section=$1
+	fstests_want=$2
+	shift 2
+	fstests_start=$(date +%s)
+	fstests_check "$fstests_case_section" "$@"
+	diag "$fstests_case_section: check exited $?, $(($(date +%s) - fstests_start)) s;" \
+		"cache: $cookies cookies, $cache_reads reads, $cache_writes writes"
+	echo "$mounts" | while read -r line; do diag "$fstests_case_section mount: $line"; done
+	fstests_missing=
+	fstests_failed=
+	for fstests_test; do
+		fstests_result=$(fstests_result "$fstests_case_section" "$fstests_test")
+		diag "$fstests_case_section $fstests_test $fstests_result"
+		case $fstests_result in
+		missing) fstests_missing="$fstests_missing $fstests_test" ;;
+		fail)
+			fstests_failed="$fstests_failed $fstests_test"
+			fstests_why "$fstests_case_section" "$fstests_test" |
+				while read -r line; do diag "  $line"; done
+			;;
+		esac
+	done
+	[ -z "$fstests_missing" ] ||
+		tail -n 20 "$FSTESTS_RESULTS/$fstests_case_section.out" |
+		while read -r line; do diag "  $line"; done
+	[ "$fstests_want" = pass ] || fstests_failed=
+	case $fstests_case_section in
+	*_nofsc) expect_eq "cookies acquired" 0 "$cookies" ;;
+	*) expect_ge "cookies acquired" 1 "$cookies" ;;
+	esac
+	fstests_mounts_are "$fstests_case_section" "$mounts" ||
+		expect_eq "mounts" "as $fstests_case_section" "$mounts"
+	expect_ge "caches bound" 1 "$(active_caches | wc -l)"
+	expect_eq "tests check did not run" "" "$(echo "$fstests_missing" | xargs)" &&
+		expect_eq "tests failed" "" "$(echo "$fstests_failed" | xargs)" &&
+		expect_eq "mounts left uncached" 0 "$uncached"
+	ok $? "$fstests_case_section"
 }

@@ -4,7 +4,8 @@
 # package's, systemd brought every unit up, Debian's SELinux policy is
 # enforcing with only the project's two local modules added
 # (guest/selinux/debian/), and cachefilesd, started by its unit, has bound
-# its cache and runs in its own domain.
+# its cache and runs in its own domain, its address space not randomised
+# (guest/debian/sysctl-cachefilesd.conf says why).
 # shellcheck source=guest/lib/debian-system.sh
 . /lib/guest/debian-system.sh
 plan 6
@@ -28,10 +29,13 @@ expect_eq "SELinux mode" Enforcing "$(getenforce)" &&
 ok $? debian_policy_enforcing
 
 pid=$(cat /run/cachefilesd.pid 2>/dev/null)
+diag "cachefilesd's personality $(cat "/proc/$pid/personality" 2>&1)," \
+	"kernel.randomize_va_space $(cat /proc/sys/kernel/randomize_va_space)"
 expect_eq "cachefilesd.service" active "$(systemctl is-active cachefilesd.service)" &&
 	expect_ne "cachefilesd's pid" "" "$pid" &&
 	expect_eq "cachefilesd's context" system_u:system_r:cachefilesd_t:s0 \
 		"$(tr -d '\0' <"/proc/$pid/attr/current")" &&
-	expect_ne "active caches" "" "$(active_caches)"
+	expect_ne "active caches" "" "$(active_caches)" &&
+	expect_eq "cachefilesd's address space randomised" no "$(address_space_randomised "$pid")"
 ok $? cachefilesd_bound_in_its_domain
 finish
