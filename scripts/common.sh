@@ -31,8 +31,13 @@ PATCHES=$ROOT/patches
 COVER_LETTER=0000-cover-letter.patch
 
 # Debian packages whose programs run in the guest (the NFS server and client
-# tools, rpcbind, cachefilesd), downloaded into GUEST_DEBS, never installed.
-GUEST_PACKAGES=(nfs-kernel-server nfs-common rpcbind cachefilesd)
+# tools, rpcbind, cachefilesd; OpenAFS's servers and admin tools, with the
+# Heimdal libraries they link, and attr's xattr tools for kAFS's afs.*
+# xattrs), downloaded into GUEST_DEBS, never installed.
+GUEST_PACKAGES=(nfs-kernel-server nfs-common rpcbind cachefilesd
+	openafs-fileserver openafs-dbserver openafs-client attr
+	libroken19-heimdal libhcrypto5-heimdal libasn1-8-heimdal libheimbase1-heimdal
+	libkrb5-26-heimdal libhx509-5-heimdal libwind0-heimdal)
 GUEST_DEBS=$BUILD/debs
 # Where scripts/initramfs.sh unpacks them.
 GUEST_DEBS_ROOT=$GUEST_DEBS/root

@@ -3,8 +3,8 @@
 #   guest_files       busybox-static and guest/: init, the tests, their libraries
 #   c_programs        the tests and tools written in C, built static
 #   kernel_modules    the kernel's modules (suites the tests load)
-#   debian_programs   Debian's NFS and cache daemons, and host programs, with
-#                     their libraries
+#   debian_programs   Debian's NFS and cache daemons, OpenAFS's servers, and
+#                     host programs, with their libraries
 #   selinux_policies  the test policies and Debian's (kernels with SELinux)
 #   bench_programs    guest/bench, fio and perf (make bench's kernels)
 #   kernel_facts      what the tests compare against: the built kernel's
@@ -67,21 +67,24 @@ kernel_modules() {
 }
 
 # A program and its libraries (ldd: "name => path", and the loader as a
-# bare path), at the same paths.
+# bare path), at the same paths: this machine's, or those of the packages
+# unpacked into GUEST_DEBS_ROOT, found there first and put where the
+# package puts them.
 add_program() { # FROM TO
 	local libs lib
 	install -D -m 0755 "$1" "$staging$2"
-	libs=$(ldd "$1")
+	libs=$(LD_LIBRARY_PATH=$GUEST_DEBS_ROOT/usr/lib/$(gcc -print-multiarch) ldd "$1")
 	! grep 'not found' <<<"$libs" || die "$1 needs a library this machine lacks"
 	awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }' <<<"$libs" |
 		while read -r lib; do
-			[ -e "$staging$lib" ] || install -D -m 0755 "$lib" "$staging$lib"
+			[ -e "$staging${lib#"$GUEST_DEBS_ROOT"}" ] ||
+				install -D -m 0755 "$lib" "$staging${lib#"$GUEST_DEBS_ROOT"}"
 		done
 }
 
-# The NFS and cache daemons from their Debian packages (scripts/deps.sh
-# downloads them, unpacked into GUEST_DEBS_ROOT here), and programs of this
-# machine.
+# The NFS and cache daemons and OpenAFS's servers and tools from their
+# Debian packages (scripts/deps.sh downloads them, unpacked into
+# GUEST_DEBS_ROOT here), and programs of this machine.
 debian_programs() {
 	local p deb prog
 	rm -rf "$GUEST_DEBS_ROOT"
@@ -92,7 +95,12 @@ debian_programs() {
 		dpkg-deb -f "$deb" Package Version | paste -sd' ' >>"$staging/etc/guest-packages"
 	done
 	for prog in /usr/sbin/rpc.nfsd /usr/sbin/rpc.mountd /usr/sbin/exportfs \
-		/sbin/mount.nfs /sbin/rpcbind /sbin/cachefilesd; do
+		/sbin/mount.nfs /sbin/rpcbind /sbin/cachefilesd \
+		/usr/sbin/bosserver /usr/lib/openafs/ptserver /usr/lib/openafs/vlserver \
+		/usr/lib/openafs/dafileserver /usr/lib/openafs/davolserver \
+		/usr/lib/openafs/salvageserver /usr/lib/openafs/dasalvager \
+		/usr/bin/bos /usr/bin/vos /usr/bin/pts \
+		/usr/bin/getfattr /usr/bin/setfattr; do
 		add_program "$GUEST_DEBS_ROOT$prog" "$prog"
 	done
 	cp "$GUEST_DEBS_ROOT/etc/cachefilesd.conf" "$staging/etc/"
