@@ -157,9 +157,10 @@ fetches_of() { # FID
 afs_trace_clear() { : >"$TRACING/trace"; }
 
 # Read FILE, its bytes' SHA-256 in $got, the FetchData calls the read made
-# for it in $fetches, and the pages read from the cache (fscache's
-# "IO rd") in $cache_reads.
+# for it in $fetches, and the reads from the cache (fscache's "IO rd") in
+# $cache_reads; none of them when FILE has no FID.
 afs_read() { # FILE
+	got="(no FID)" fetches=-1 cache_reads=-1
 	ar_fid=$(afs_fid "$1") || return 1
 	afs_trace_clear
 	ar_before=$(or_0 fscache_stat IO rd)
@@ -173,20 +174,39 @@ afs_read() { # FILE
 cache_writes() { or_0 fscache_stat IO wr; }
 # shellcheck disable=SC2317 # called through wait_for
 cache_written_since() { [ "$(cache_writes)" -gt "$1" ]; } # WRITES-BEFORE
+# Whether the cache has nothing left to do for what was read: no cookie or
+# volume being made (cache_settled), and every copy to the cache the netfs
+# library started ended, written or failed (its RdHelp counters, which
+# 6.1 shows in /proc/fs/fscache/stats: WR = ws + wf).  A page still being copied cannot be dropped from the page
+# cache, so a read after drop_caches would not come from the cache: wait
+# for this first.
+# shellcheck disable=SC2317 # called through wait_for
+cache_idle() {
+	cache_settled &&
+		awk '$1 == "RdHelp" && $3 ~ /^WR=/ {
+			split($3, a, "="); split($4, b, "="); split($5, c, "=")
+			idle = (a[2] == b[2] + c[2])
+		}
+		END { exit !idle }' /proc/fs/fscache/stats
+}
 
 # Before power-off: unmount kAFS, so that the cache's files are committed,
 # stop cachefilesd, and stop the servers cleanly (an unclean stop marks
 # the volumes for salvage).
 afs_down() {
-	[ -e /tmp/afs-up ] || return 0
-	umount "$AFS" "$AFS_OTHER"
+	[ -e /run/netns/server ] || return 0
+	timeout 60 umount "$AFS" "$AFS_OTHER"
 	cache_stop
-	afs_admin bos shutdown server -wait
+	timeout 60 in_server bos shutdown server -wait -noauth
 	killall -q bosserver
 	sync
 }
+# Bring the system up once a boot; a test after a failed bring-up bails
+# with that, rather than trying again over what the first attempt left.
 afs_up() {
 	[ -e /tmp/afs-up ] && return 0
+	[ ! -e /tmp/afs-failed ] || bail "the AFS system failed to come up in an earlier test"
+	touch /tmp/afs-failed
 	ln -sf /proc/mounts /etc/mtab
 	mkdir -p /run /var && ln -sfn /run /var/run
 	afs_network >>"$LOG" 2>&1 || bail "network namespaces"
@@ -201,5 +221,6 @@ afs_up() {
 	afs_mount client "$AFS" >>"$LOG" 2>&1 || bail "kAFS mount, the client's"
 	afs_cell_add writer >>"$LOG" 2>&1 || bail "the cell, in the writer's kAFS"
 	afs_mount writer "$AFS_OTHER" >>"$LOG" 2>&1 || bail "kAFS mount, the writer's"
+	rm /tmp/afs-failed
 	touch /tmp/afs-up
 }

@@ -13,7 +13,7 @@ afs_up
 cached_file() { # NAME BYTES
 	new_file "/tmp/coherency-$1" "$2" &&
 		cp "/tmp/coherency-$1" "$AFS_OTHER/$1" && sync &&
-		afs_read "$AFS/$1" && wait_for 30 cache_settled && drop_caches &&
+		afs_read "$AFS/$1" && wait_for 30 cache_idle && drop_caches &&
 		afs_read "$AFS/$1" && [ "$fetches" -eq 0 ] && [ "$cache_reads" -ge 1 ]
 }
 # The writer's change: BYTES new bytes written over NAME, in place.
@@ -30,7 +30,7 @@ reads_new_bytes() { # NAME
 	diag "$1 changed: $fetches FetchData, $cache_reads cache reads"
 	expect_eq "$1: bytes after the change" "$want" "$got" &&
 		expect_ge "$1: FetchData after the change" 1 "$fetches" || return 1
-	wait_for 30 cache_settled
+	wait_for 30 cache_idle
 	drop_caches
 	afs_read "$AFS/$1"
 	diag "$1 read again: $fetches FetchData, $cache_reads cache reads"
@@ -38,8 +38,10 @@ reads_new_bytes() { # NAME
 		expect_eq "$1: FetchData read again" 0 "$fetches" &&
 		expect_ge "$1: cache reads" 1 "$cache_reads"
 }
-# Callbacks the server broke, as kAFS traces them (afs_cb_break).
-callback_breaks() { grep -c ' afs_cb_break: ' "$TRACING/trace"; }
+# Callbacks the server broke for a FID, as kAFS traces them (afs_cb_break).
+callback_breaks_for() { grep -c " afs_cb_break: $1 " "$TRACING/trace"; } # FID
+# shellcheck disable=SC2317 # called through wait_for
+callback_broken_for() { [ "$(callback_breaks_for "$1")" -ge 1 ]; } # FID
 echo 1 >"$TRACING/events/afs/afs_cb_break/enable"
 on_exit "echo 0 >$TRACING/events/afs/afs_cb_break/enable"
 
@@ -60,13 +62,13 @@ reads_new_bytes shrunk
 ok $? shrunk
 
 # The server told the client: a callback break for the changed file,
-# before the client looked (kAFS validates on open after a break).
+# before the client looked (kAFS validates on open after a break).  The
+# trace prints the FID as the afs.fid xattr does.
 afs_trace_clear
 fid=$(afs_fid "$AFS/same")
 change same 8192
-wait_for 30 sh -c "grep -q ' afs_cb_break: ' $TRACING/trace"
-expect_ge "callback breaks traced" 1 "$(callback_breaks)"
+wait_for 30 callback_broken_for "$fid"
+expect_ge "callback breaks traced for $fid" 1 "$(callback_breaks_for "$fid")"
 grep ' afs_cb_break: ' "$TRACING/trace" | head -n 3 | sed 's/^/# /'
-diag "fid $fid"
 ok $? callback_broken
 finish

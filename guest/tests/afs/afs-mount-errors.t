@@ -35,7 +35,8 @@ expect_ne "mount status" 0 "$mount_status" &&
 ok $? unknown_cell_fails
 
 # An address on the client's own network that takes packets and never
-# answers: a neighbour entry for a link address no one has.
+# answers: a neighbour entry for a link address no one has.  The entry and
+# the cell stay for the boot's later tests; neither touches the others.
 in_client "$IP" neigh add 10.99.0.9 lladdr 02:00:00:00:00:09 dev veth-c nud permanent
 in_client sh -c "echo 'add silent.test 10.99.0.9' >/proc/fs/afs/cells"
 try_mount "%silent.test:root.cell."

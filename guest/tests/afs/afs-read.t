@@ -50,8 +50,8 @@ expect_eq "cold reads right" 0 "$cold" &&
 ok $? cold_read_fetched_and_stored
 
 # Each file from the cache: no FetchData.  Wait for the cache's writes to
-# end first (the cookies settle).
-wait_for 30 cache_settled
+# end first.
+wait_for 30 cache_idle
 drop_caches
 warm=0
 for size in $sizes; do
