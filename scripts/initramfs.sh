@@ -70,15 +70,16 @@ kernel_modules() {
 # bare path), at the same paths: this machine's, or those of the packages
 # unpacked into GUEST_DEBS_ROOT, found there first and put where the
 # package puts them.
+debs_libs=$GUEST_DEBS_ROOT/usr/lib/$(gcc -print-multiarch)
 add_program() { # FROM TO
-	local libs lib
+	local libs lib to
 	install -D -m 0755 "$1" "$staging$2"
-	libs=$(LD_LIBRARY_PATH=$GUEST_DEBS_ROOT/usr/lib/$(gcc -print-multiarch) ldd "$1")
+	libs=$(LD_LIBRARY_PATH=$debs_libs ldd "$1")
 	! grep 'not found' <<<"$libs" || die "$1 needs a library this machine lacks"
 	awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }' <<<"$libs" |
 		while read -r lib; do
-			[ -e "$staging${lib#"$GUEST_DEBS_ROOT"}" ] ||
-				install -D -m 0755 "$lib" "$staging${lib#"$GUEST_DEBS_ROOT"}"
+			to=$staging${lib#"$GUEST_DEBS_ROOT"}
+			[ -e "$to" ] || install -D -m 0755 "$lib" "$to"
 		done
 }
 

@@ -169,6 +169,16 @@ afs_read() { # FILE
 	cache_reads=$(($(or_0 fscache_stat IO rd) - ar_before))
 }
 
+# FILE read (afs_read) from the cache: the bytes of WANT-SUM, no FetchData,
+# a read of the cache at least; WHAT names the read in what is said.
+expect_from_cache() { # FILE WANT-SUM WHAT
+	afs_read "$1"
+	diag "$3: $fetches FetchData, $cache_reads cache reads"
+	expect_eq "$3: bytes" "$2" "$got" &&
+		expect_eq "$3: FetchData" 0 "$fetches" &&
+		expect_ge "$3: cache reads" 1 "$cache_reads"
+}
+
 # Writes to the cache started: fscache's "IO wr"; wait_for the count to
 # pass a count taken before.
 cache_writes() { or_0 fscache_stat IO wr; }
@@ -197,7 +207,7 @@ afs_down() {
 	[ -e /run/netns/server ] || return 0
 	timeout 60 umount "$AFS" "$AFS_OTHER"
 	cache_stop
-	timeout 60 in_server bos shutdown server -wait -noauth
+	in_server timeout 60 bos shutdown server -wait -noauth
 	killall -q bosserver
 	sync
 }
